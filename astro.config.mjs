@@ -1,0 +1,22 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+
+// Server output only: every page is rendered per request because the site (and so every text,
+// price and image) depends on the request's host. server/main.ts wraps the built handler with
+// static files, request ids, health checks and graceful shutdown (docs/decisions/002-server-entry.md).
+export default defineConfig({
+  output: 'server',
+  adapter: node({ mode: 'middleware' }),
+  integrations: [react()],
+  server: { port: Number(process.env.PORT ?? 4321) },
+  security: { checkOrigin: true },
+  build: { inlineStylesheets: 'auto' },
+  prefetch: false,
+  devToolbar: { enabled: false },
+  vite: {
+    css: { preprocessorOptions: { scss: { quietDeps: true, silenceDeprecations: ['import', 'global-builtin', 'color-functions', 'if-function'] } } },
+    ssr: { external: ['@electric-sql/pglite', 'sharp', '@node-rs/argon2', 'pino', 'postgres'] },
+  },
+});

@@ -1,0 +1,114 @@
+/**
+ * Database connection factory: the URL decides the driver.
+ * - `memory://` → in-memory PGlite (tests)
+ * - `file:///abs/path` or a plain path → PGlite persisted in that folder (the embedded default)
+ * - `postgres://` / `postgresql://` → a PostgreSQL server through postgres.js
+ * Both speak the same dialect, so the schema and the checked-in migrations are shared.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  /** The postgres.js pool when kind is 'postgres' (for advisory locks, LISTEN/NOTIFY). */
+  client?: import('postgres').Sql;
+  /** `pglite` serialises every query in this process; `postgres` is a pool shared by many processes. */
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+  /** Cheap round trip for /readyz. */
+  ping(): Promise<void>;
+}
+
+/** Folder of the drizzle-kit migrations, found from the project root (works from source and tests). */
+export function migrationsFolder(): string {
+  if (process.env.MIGRATIONS_DIR) return resolve(process.env.MIGRATIONS_DIR);
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'drizzle', 'meta', '_journal.json'))) return join(dir, 'drizzle');
+    dir = dirname(dir);
+  }
+  return resolve('drizzle');
+}
+
+/** Opens the database named by `url` and applies every pending migration. */
+export async function openDatabase(url: string, options: { migrate?: boolean } = {}): Promise<Database> {
+  const database = url.startsWith('postgres://') || url.startsWith('postgresql://') ? await openPostgres(url) : await openPglite(url);
+  if (options.migrate !== false) await migrateDatabase(database);
+  return database;
+}
+
+async function openPglite(url: string): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  let dataDir: string | undefined;
+  if (url !== 'memory://' && url !== '') {
+    dataDir = resolve(url.startsWith('file://') ? fileURLToPath(url) : url);
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  await client.waitReady;
+  const db = drizzle({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    close: () => client.close(),
+    ping: async () => {
+      await client.query('select 1');
+    },
+  };
+}
+
+/** Lock id for migrations and seeding, so processes starting together take turns. */
+export const SCHEMA_LOCK_ID = 7_245_001;
+
+async function migratePostgres(database: Database, migrationsDir: string): Promise<void> {
+  const client = (database as Database & { client?: import('postgres').Sql }).client;
+  if (!client) throw new Error('postgres client missing');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  // An advisory lock on one reserved connection: only one process migrates at a time.
+  const reserved = await client.reserve();
+  try {
+    await reserved`select pg_advisory_lock(${SCHEMA_LOCK_ID})`;
+    try {
+      await migrate(drizzle({ client: reserved as never, schema }) as never, { migrationsFolder: migrationsDir });
+    } finally {
+      await reserved`select pg_advisory_unlock(${SCHEMA_LOCK_ID})`;
+    }
+  } finally {
+    reserved.release();
+  }
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const client = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+  const db = drizzle({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    client,
+    close: () => client.end({ timeout: 5 }),
+    ping: async () => {
+      await client`select 1`;
+    },
+  };
+}
+
+/** Applies the checked-in migrations (idempotent: drizzle records what ran). */
+export async function migrateDatabase(database: Database): Promise<void> {
+  const migrationsDir = migrationsFolder();
+  if (database.kind === 'pglite') {
+    const { migrate } = await import('drizzle-orm/pglite/migrator');
+    await migrate(database.db as never, { migrationsFolder: migrationsDir });
+  } else {
+    await migratePostgres(database, migrationsDir);
+  }
+}

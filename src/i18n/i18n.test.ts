@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../shared/languages';
+import { catalogues, createTranslator, messagesFor } from './index';
+import { createClientTranslator } from './client';
+
+function keys(node: unknown, prefix = ''): string[] {
+  if (!node || typeof node !== 'object') return [prefix];
+  return Object.entries(node as Record<string, unknown>).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+}
+function placeholders(text: string): string[] {
+  return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!).sort();
+}
+function valueAt(cat: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((n, p) => (n && typeof n === 'object' ? (n as Record<string, unknown>)[p] : undefined), cat);
+}
+
+describe('catalogues', () => {
+  it('I18N-01 there is a catalogue for each of the eleven languages', () => {
+    expect(Object.keys(catalogues).sort()).toEqual([...LANGUAGES].sort());
+    expect(LANGUAGES).toHaveLength(11);
+  });
+
+  const english = keys(catalogues.en);
+  it.each(LANGUAGES.filter((l) => l !== 'en'))('I18N-04 every message key exists in %s, with the same placeholders', (lang) => {
+    const cat = catalogues[lang];
+    const own = new Set(keys(cat));
+    const missing = english.filter((k) => !own.has(k));
+    expect(missing, `missing in ${lang}`).toEqual([]);
+    const extra = [...own].filter((k) => !english.includes(k));
+    expect(extra, `unknown keys in ${lang}`).toEqual([]);
+    for (const key of english) {
+      const en = valueAt(catalogues.en, key);
+      const other = valueAt(cat, key);
+      if (typeof en === 'string' && typeof other === 'string') expect(placeholders(other), `${lang}:${key}`).toEqual(placeholders(en));
+    }
+  });
+
+  it('I18N-01 the Dutch texts quoted in SPEC are the nl catalogue’s', () => {
+    const t = createTranslator('nl');
+    expect(t('errors:invalid_email')).toBe('Ongeldige e-mail');
+    expect(t('errors:passwords_differ')).toBe('De opgegeven wachtwoorden zijn niet gelijk');
+    expect(t('errors:generic')).toMatch(/^Er is een fout opgetreden/);
+  });
+});
+
+describe('translators', () => {
+  it('I18N-01 each request gets its own language; concurrent translators do not affect each other', () => {
+    const de = createTranslator('de');
+    const en = createTranslator('en');
+    expect(en('errors:not_found')).toBe('This page could not be found');
+    expect(de('errors:not_found')).not.toBe(en('errors:not_found'));
+    expect(en('errors:not_found')).toBe('This page could not be found');
+  });
+
+  it('I18N-01 interpolates values', () => {
+    expect(createTranslator('en')('entry:accept', { min_age: 18 })).toBe('I am 18 or older, enter');
+  });
+
+  it('I18N-01 islands receive only the namespaces they ask for, with the nl fallback merged in', () => {
+    const messages = messagesFor('de', ['nav']);
+    expect(Object.keys(messages)).toEqual(['nav']);
+    const t = createClientTranslator(messages, 'nav');
+    expect(t('messages')).toBe((catalogues.de as any).nav.messages);
+    expect(t('nav:unread_messages', { count: 3 })).toContain('3');
+    expect(t('common:login')).toBe('common:login');
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * /api/user.php (AUTH-01, I18N-03): GET the signed-in member, POST to log in, PUT the language.
+ * POST and PUT need the client request-type header.
+ */
+import { z } from 'zod';
+import { login, loginSchema } from '../../server/auth/login';
+import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHeader } from '../../server/http/api';
+import { loadCurrentUser, setUserLanguage } from '../../server/members/account';
+import { cookieOptions, isSecureRequest } from '../../server/web/cookies';
+import { clientIp } from '../../server/web/request-meta';
+import { setSessionCookie } from '../../server/web/session-cookie';
+import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE, LANGUAGES } from '../../shared/languages';
+
+export const GET = endpoint(({ locals }) => {
+  if (!locals.user) throw new ApiError('authentication_required');
+  return json(locals.user);
+});
+
+export const POST = endpoint(async ({ locals, request, cookies, url, clientAddress }) => {
+  requireClientHeader(request);
+  const input = await readJson(request, loginSchema);
+  const { app } = locals;
+  const result = await login(
+    { db: app.db, clock: app.clock },
+    {
+      ...input,
+      siteId: locals.site.settings.id,
+      previousSessionId: locals.sessionId,
+      ip: clientIp(request.headers, clientAddress, app.config.TRUST_PROXY),
+      userAgent: request.headers.get('user-agent'),
+    },
+  );
+  if (result.type === 'error') throw new ApiError(result.reason);
+  setSessionCookie(cookies, result.created.token, isSecureRequest(url, request.headers, app.config.TRUST_PROXY));
+  const user = await loadCurrentUser(app.db, result.userId);
+  if (!user) throw new ApiError('invalid_credentials');
+  return json(user);
+});
+
+const update = z.object({ language: z.enum(LANGUAGES) });
+
+export const PUT = endpoint(async ({ locals, request, cookies, url }) => {
+  requireClientHeader(request);
+  if (!locals.user) throw new ApiError('authentication_required');
+  const { language } = await readJson(request, update);
+  if (!locals.site.settings.languages.includes(language)) throw new ApiError('unsupported_language');
+  const { app } = locals;
+  await setUserLanguage(app.db, locals.user.id, language);
+  cookies.set(LANGUAGE_COOKIE, language, cookieOptions(isSecureRequest(url, request.headers, app.config.TRUST_PROXY), LANGUAGE_COOKIE_MAX_AGE, false));
+  return json({ ...locals.user, language });
+});
+
+export const ALL = methodNotAllowed;

@@ -1,0 +1,81 @@
+/**
+ * Configuration from environment variables, validated once at start (zod). A bad value stops the
+ * process with a message naming the variable, instead of failing later on a request.
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/|memory:\/\/$|file:\/\/)/, 'must start with postgres://, postgresql://, file:// or be memory://')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Request header that carries the visitor's country, set by a CDN or proxy (e.g. CF-IPCountry). */
+  COUNTRY_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be a header name')
+    .default('cf-ipcountry')
+    .transform((v) => v.toLowerCase()),
+  /** How long a process keeps a site's settings before reading them again. */
+  SETTINGS_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** Seed the demo sites, members and accounts when the database has no site yet. */
+  SEED_DEMO: bool.default(true),
+  /** Number of demo member profiles per site. */
+  SEED_PROFILES_PER_SITE: z.coerce.number().int().min(0).max(5000).default(240),
+  /** Behind a proxy that terminates TLS: trust X-Forwarded-Proto / X-Forwarded-For. */
+  TRUST_PROXY: bool.default(false),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  /** Database URL after defaults: DATABASE_URL, or PGlite in DATA_DIR/pglite. */
+  databaseUrl: string;
+  /** Folder for stored photos (local PhotoStore). */
+  photoDir: string;
+  production: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and checks the configuration; throws ConfigError listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  const parsed = envSchema.safeParse(picked);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const key = String(issue.path[0] ?? '');
+        return `${key}=${JSON.stringify(picked[key] ?? '')}: ${issue.message}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    ...e,
+    DATA_DIR: dataDir,
+    databaseUrl: e.DATABASE_URL ?? resolve(dataDir, 'pglite'),
+    photoDir: resolve(dataDir, 'photos'),
+    production: e.NODE_ENV === 'production',
+  };
+}

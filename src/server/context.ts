@@ -1,0 +1,58 @@
+/**
+ * The application context: everything a request handler or a job needs, made once per process and
+ * handed to pages and endpoints through `locals.app`. Services take what they need from it as arguments.
+ */
+import { openDatabase, type Database, type Db } from '../db/client';
+import { seedDemo } from '../db/seed';
+import type { Config } from './config';
+import { systemClock, type Clock } from './clock';
+import type { Logger } from './logger';
+import { LocalPhotoStore, type PhotoStore } from './photos/store';
+import { SiteDirectory } from './sites/directory';
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  log: Logger;
+  clock: Clock;
+  sites: SiteDirectory;
+  photos: PhotoStore;
+  /** Set when the process is draining: /readyz answers 503 and new SSE streams are refused. */
+  draining: boolean;
+  close(): Promise<void>;
+}
+
+export interface CreateAppOptions {
+  config: Config;
+  log: Logger;
+  clock?: Clock;
+  /** Overrides config.SEED_DEMO (tests seed their own data). */
+  seed?: boolean;
+}
+
+/** Opens and migrates the database, seeds the demo when it is empty, and wires the services. */
+export async function createAppContext(options: CreateAppOptions): Promise<AppContext> {
+  const { config, log } = options;
+  const clock = options.clock ?? systemClock;
+  const started = Date.now();
+  const database = await openDatabase(config.databaseUrl);
+  log.info({ db: database.kind, ms: Date.now() - started }, 'database ready (migrations applied)');
+  const photos = new LocalPhotoStore(config.photoDir);
+  if (options.seed ?? config.SEED_DEMO) {
+    const seeded = await seedDemo({ db: database.db, photos, clock, profilesPerSite: config.SEED_PROFILES_PER_SITE });
+    if (seeded.created) log.info({ ms: Date.now() - started, ...seeded }, 'demo data seeded');
+  }
+  const app: AppContext = {
+    config,
+    database,
+    db: database.db,
+    log,
+    clock,
+    sites: new SiteDirectory(database.db, clock, config.SETTINGS_TTL_MS),
+    photos,
+    draining: false,
+    close: () => database.close(),
+  };
+  return app;
+}

@@ -1,0 +1,93 @@
+/**
+ * Helpers that keep API endpoints thin: JSON answers, typed errors, body and query parsing with zod.
+ * Every failure leaves as `{ error, message }` JSON with its status; nothing an endpoint throws becomes
+ * an HTML 500.
+ */
+import type { APIContext, APIRoute } from 'astro';
+import { z } from 'zod';
+import { API_ERRORS, type ApiErrorBody, type ApiErrorCode } from '../../shared/api-errors';
+
+export class ApiError extends Error {
+  constructor(
+    public readonly code: ApiErrorCode,
+    public readonly fields?: Record<string, string>,
+    public readonly extra?: Record<string, unknown>,
+  ) {
+    super(code);
+  }
+}
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+export function json(data: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json; charset=utf-8');
+  if (!headers.has('cache-control')) headers.set('cache-control', NO_STORE['cache-control']);
+  return new Response(JSON.stringify(data), { ...init, headers });
+}
+
+/** The JSON error answer for `code`, with its text in the request's language. */
+export function errorResponse(context: Pick<APIContext, 'locals'>, code: ApiErrorCode, fields?: Record<string, string>, extra?: Record<string, unknown>): Response {
+  const t = context.locals.t;
+  const body: ApiErrorBody & Record<string, unknown> = { error: code, message: t ? String(t(`errors:${code}`, extra as never)) : code, ...extra };
+  if (fields) body.fields = fields;
+  return json(body, { status: API_ERRORS[code] });
+}
+
+const MAX_JSON_BYTES = 64 * 1024;
+
+/** Reads a JSON body and checks it; throws ApiError('validation_failed') naming the bad fields. */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
+  const length = Number(request.headers.get('content-length') ?? 0);
+  if (length > MAX_JSON_BYTES) throw new ApiError('payload_too_large');
+  let raw: unknown;
+  try {
+    const text = await request.text();
+    if (text.length > MAX_JSON_BYTES) throw new ApiError('payload_too_large');
+    raw = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw new ApiError('validation_failed', { body: 'invalid_json' });
+  }
+  return parseWith(schema, raw);
+}
+
+/** Checks query parameters (first value of each) with a zod object schema. */
+export function readQuery<S extends z.ZodType>(url: URL, schema: S): z.infer<S> {
+  return parseWith(schema, Object.fromEntries(url.searchParams.entries()));
+}
+
+function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'body'] ??= issue.code;
+  throw new ApiError('validation_failed', fields);
+}
+
+/**
+ * Wraps an endpoint: ApiError → its JSON answer; anything else is logged with the request id and
+ * answered `internal_error` (500) as JSON.
+ */
+export function endpoint(handler: (context: APIContext) => Promise<Response> | Response): APIRoute {
+  return async (context) => {
+    try {
+      return await handler(context);
+    } catch (err) {
+      if (err instanceof ApiError) return errorResponse(context, err.code, err.fields, err.extra);
+      context.locals.log?.error({ err, path: context.url.pathname }, 'endpoint failed');
+      return errorResponse(context, 'internal_error');
+    }
+  };
+}
+
+/** 405 for methods an endpoint does not offer (Astro's ALL export). */
+export const methodNotAllowed: APIRoute = (context) => errorResponse(context, 'method_not_allowed');
+
+/** Requests to user.php carry the client request-type header (SPEC §7); browsers cannot forge it cross-site. */
+export const CLIENT_HEADER = 'x-requested-with';
+export const CLIENT_HEADER_VALUE = 'XMLHttpRequest';
+
+export function requireClientHeader(request: Request): void {
+  if (request.headers.get(CLIENT_HEADER) !== CLIENT_HEADER_VALUE) throw new ApiError('client_header_required');
+}

@@ -1,0 +1,73 @@
+/**
+ * Member cards for the landing teaser and the members home. The full search with filters (MEM-01)
+ * builds on this query.
+ */
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { photos, profiles, regions, users } from '../../db/schema';
+
+export interface MemberCard {
+  id: number;
+  name: string;
+  age: number;
+  country: string;
+  region: string | null;
+  city: string | null;
+  fictional: boolean;
+  thumb: string | null;
+  image: string | null;
+}
+
+/** Whole years between a yyyy-mm-dd birth date and `now`. */
+export function ageOn(birthDate: string, now: Date): number {
+  const [y, m, d] = birthDate.split('-').map(Number) as [number, number, number];
+  let age = now.getUTCFullYear() - y;
+  if (now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d)) age--;
+  return age;
+}
+
+export async function listMemberCards(
+  db: Db,
+  options: { siteId: number; now: Date; page?: number; perPage?: number; excludeUserId?: number | null },
+): Promise<{ cards: MemberCard[]; total: number }> {
+  const perPage = Math.min(Math.max(options.perPage ?? 24, 1), 60);
+  const page = Math.max(options.page ?? 1, 1);
+  const where = and(
+    eq(profiles.siteId, options.siteId),
+    eq(profiles.status, 'active'),
+    eq(users.status, 'active'),
+    eq(users.invisible, false),
+    options.excludeUserId ? ne(users.id, options.excludeUserId) : undefined,
+  );
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({
+        id: users.id,
+        name: profiles.name,
+        birthDate: profiles.birthDate,
+        country: profiles.country,
+        region: regions.name,
+        city: profiles.city,
+        fictional: profiles.fictional,
+        thumb: photos.thumbFilename,
+        image: photos.filename,
+      })
+      .from(profiles)
+      .innerJoin(users, eq(users.id, profiles.userId))
+      .leftJoin(regions, eq(regions.id, profiles.regionId))
+      .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), eq(photos.status, 'active')))
+      .where(where)
+      .orderBy(desc(profiles.lastActiveAt), desc(users.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(profiles)
+      .innerJoin(users, eq(users.id, profiles.userId))
+      .where(where),
+  ]);
+  return {
+    total: count?.n ?? 0,
+    cards: rows.map((r) => ({ ...r, age: ageOn(r.birthDate, options.now) })),
+  };
+}

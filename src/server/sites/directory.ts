@@ -1,0 +1,160 @@
+/**
+ * Finds the site of a request by its host (SITE-01) and keeps each site's settings for a short TTL
+ * per process, so a page view costs no settings query while an operator's change shows within seconds.
+ */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { companies, siteHosts, sites } from '../../db/schema';
+import { companyInfoSchema, settingsSchema, type CompanyInfo, type Settings } from '../../shared/settings';
+import type { Clock } from '../clock';
+
+export interface Site {
+  settings: Settings;
+  company: CompanyInfo;
+}
+
+export class SiteNotConfiguredError extends Error {
+  constructor() {
+    super('No site is configured: the sites table has no default site. Seed the database (npm run seed).');
+  }
+}
+
+interface Entry<T> {
+  value: T;
+  expires: number;
+}
+
+/** Normalises a Host header: lower case, no port, no trailing dot. */
+export function normaliseHost(host: string | null | undefined): string {
+  if (!host) return '';
+  let h = host.trim().toLowerCase();
+  if (h.startsWith('[')) h = h.slice(0, h.indexOf(']') + 1);
+  else h = h.replace(/:\d+$/, '');
+  return h.replace(/\.$/, '');
+}
+
+export class SiteDirectory {
+  private readonly byHostCache = new Map<string, Entry<number>>();
+  private readonly byIdCache = new Map<number, Entry<Site>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** The site for a host; unknown hosts get the default site. */
+  async forHost(host: string | null | undefined): Promise<Site> {
+    const key = normaliseHost(host);
+    const now = this.clock.now().getTime();
+    const cached = this.byHostCache.get(key);
+    let siteId = cached && cached.expires > now ? cached.value : undefined;
+    if (siteId === undefined) {
+      siteId = await this.lookupHost(key);
+      this.byHostCache.set(key, { value: siteId, expires: now + this.ttlMs });
+      if (this.byHostCache.size > 1000) this.byHostCache.delete(this.byHostCache.keys().next().value!);
+    }
+    return this.forId(siteId);
+  }
+
+  async forId(siteId: number): Promise<Site> {
+    const now = this.clock.now().getTime();
+    const cached = this.byIdCache.get(siteId);
+    if (cached && cached.expires > now) return cached.value;
+    const site = await this.load(siteId);
+    this.byIdCache.set(siteId, { value: site, expires: now + this.ttlMs });
+    return site;
+  }
+
+  /** Drops every cached entry (after an operator edits a site). */
+  invalidate(): void {
+    this.byHostCache.clear();
+    this.byIdCache.clear();
+  }
+
+  private async lookupHost(host: string): Promise<number> {
+    if (host) {
+      const [row] = await this.db.select({ siteId: siteHosts.siteId }).from(siteHosts).where(eq(siteHosts.host, host)).limit(1);
+      if (row) return row.siteId;
+    }
+    const [fallback] = await this.db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
+    if (!fallback) throw new SiteNotConfiguredError();
+    return fallback.id;
+  }
+
+  private async load(siteId: number): Promise<Site> {
+    const [row] = await this.db
+      .select({ site: sites, company: companies })
+      .from(sites)
+      .innerJoin(companies, eq(companies.id, sites.companyId))
+      .where(eq(sites.id, siteId))
+      .limit(1);
+    if (!row) throw new SiteNotConfiguredError();
+    return { settings: settingsSchema.parse(siteRowToSettings(row.site)), company: companyInfoSchema.parse(companyRowToInfo(row.company)) };
+  }
+}
+
+type SiteRow = typeof sites.$inferSelect;
+type CompanyRow = typeof companies.$inferSelect;
+
+/** Maps a `sites` row to the snake_case settings contract of SPEC §3. */
+export function siteRowToSettings(s: SiteRow): unknown {
+  return {
+    id: s.id,
+    name: s.name,
+    index_title: s.indexTitle,
+    description: s.description,
+    domain: s.domain,
+    domain_language: s.domainLanguage,
+    languages: s.languages,
+    cdn_prefix: s.cdnPrefix,
+    niche: s.niche,
+    company_id: s.companyId,
+    mail_name: s.mailName,
+    countries: s.countries,
+    signups: s.signups,
+    logged_out_search: s.loggedOutSearch,
+    logged_out_search_trafficsource: s.loggedOutSearchTrafficsource,
+    geoip_country: s.geoipCountry,
+    geoip_selected_country: s.geoipSelectedCountry,
+    enable_site_entry_popup: s.enableSiteEntryPopup,
+    push_public_key: s.pushPublicKey,
+    support_phone: s.supportPhone,
+    support_email: s.supportEmail,
+    fictional_icon: s.fictionalIcon,
+    fictional_warning: s.fictionalWarning,
+    fictional_singular: s.fictionalSingular,
+    fictional_plural: s.fictionalPlural,
+    visible_profile_fields: s.visibleProfileFields,
+    visible_profile_notes: s.visibleProfileNotes,
+    search_fields: s.searchFields,
+    message_credits: s.messageCredits,
+    photo_credits: s.photoCredits,
+    gift_credits: s.giftCredits,
+    signup_credits: s.signupCredits,
+    message_length: s.messageLength,
+    minimum_message_costs: s.minimumMessageCosts,
+    refund_days: s.refundDays,
+    member_resell: s.memberResell,
+    min_age: s.minAge,
+    invite_only: s.inviteOnly,
+    live_cam_promo: s.liveCamPromo,
+    us_legal_footer: s.usLegalFooter,
+  };
+}
+
+export function companyRowToInfo(c: CompanyRow): unknown {
+  return {
+    id: c.id,
+    name: c.name,
+    address: c.address,
+    kvk: c.kvk,
+    city: c.city,
+    country: c.country,
+    tradenames: c.tradenames,
+    vat_numbers: c.vatNumbers,
+    support_phone: c.supportPhone,
+    delete_discount: c.deleteDiscount,
+    added: c.added,
+  };
+}

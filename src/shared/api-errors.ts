@@ -1,0 +1,25 @@
+/**
+ * The stable `error` codes of the API, each with its HTTP status. The OpenAPI document lists the same
+ * codes; the browser maps a code to the translated text `errors:<code>`.
+ */
+export const API_ERRORS = {
+  validation_failed: 400,
+  client_header_required: 400,
+  unsupported_language: 400,
+  invalid_credentials: 401,
+  authentication_required: 403,
+  not_found_api: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  too_many_attempts: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+export interface ApiErrorBody {
+  error: ApiErrorCode;
+  message?: string;
+  fields?: Record<string, string>;
+}

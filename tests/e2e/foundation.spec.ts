@@ -1,0 +1,93 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const FREE = { email: 'free@demo.test', password: 'demo-password-1' };
+
+async function acceptEntryWarning(page: Page) {
+  const warning = page.locator('[data-entry-warning]');
+  if (await warning.isVisible()) await warning.getByRole('button').click();
+  await expect(warning).toHaveCount(0);
+}
+
+test('LND-01 LAY-02 the landing page loads with the site title and the entry warning, which is remembered', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('[data-entry-warning]')).toBeVisible();
+  await page.locator('[data-entry-warning] button').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-entry-warning]')).toHaveCount(0);
+  await expect(page.locator('h1')).toBeVisible();
+  await page.reload();
+  await expect(page.locator('[data-entry-warning]')).toHaveCount(0);
+});
+
+test('I18N-02 switching language changes the texts and the lang cookie persists', async ({ page, context }) => {
+  await page.goto('/');
+  await acceptEntryWarning(page);
+  // The demo's localhost site is Dutch by its domain_language (SITE-04).
+  await expect(page.locator('html')).toHaveAttribute('lang', 'nl');
+  await expect(page.getByRole('link', { name: 'Inloggen' }).first()).toBeVisible();
+  await page.locator('.language-menu summary').click();
+  await page.locator('.language-menu a[data-lang="en"]').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('link', { name: 'Log in' }).first()).toBeVisible();
+  const cookie = (await context.cookies()).find((c) => c.name === 'lang');
+  expect(cookie?.value).toBe('en');
+  expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(364 * 24 * 3600);
+  await page.goto('/login');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
+});
+
+test('AUTH-01 NAV-01 AUTH-02 a demo member logs in, sees the member navigation, and logs out', async ({ page, context }) => {
+  await context.addCookies([{ name: 'lang', value: 'en', url: test.info().project.use.baseURL! }]);
+  await page.goto('/login');
+  await acceptEntryWarning(page);
+  await page.getByLabel('E-mail').fill(FREE.email);
+  await page.getByLabel('Password').fill(FREE.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/members$/);
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await expect(nav.getByRole('link', { name: 'Search members' })).toBeAttached();
+  await expect(nav.locator('[data-nav="messages"]')).toBeVisible();
+  await expect(nav.locator('[data-nav="likes"]')).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Get Premium' })).toBeVisible();
+  await expect(page.locator('[data-member-grid] li').first()).toBeVisible();
+  await nav.locator('[data-account-menu]').click();
+  await nav.getByRole('link', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.locator('[data-nav="login"]')).toBeVisible();
+  await page.goto('/members');
+  await expect(page).toHaveURL(/\/login\?next=%2Fmembers$/);
+});
+
+test('AUTH-01 a wrong password shows the translated error', async ({ page, context }) => {
+  await context.addCookies([{ name: 'lang', value: 'nl', url: test.info().project.use.baseURL! }, { name: 'entry_ok', value: '1', url: test.info().project.use.baseURL! }]);
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(FREE.email);
+  await page.getByLabel('Wachtwoord').fill('not-the-password');
+  await page.getByLabel('Wachtwoord').press('Enter');
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test('ERR-01 an unknown route shows the 404 text with a way home', async ({ page, context }) => {
+  await context.addCookies([{ name: 'lang', value: 'en', url: test.info().project.use.baseURL! }, { name: 'entry_ok', value: '1', url: test.info().project.use.baseURL! }]);
+  const response = await page.goto('/this/route/does-not-exist');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'This page could not be found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the home page' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('NAV-03 on a 360 px phone the visitor page fits the screen and the menus work by keyboard', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto('/');
+  await acceptEntryWarning(page);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expect(page.locator('[data-nav="login"]')).toBeVisible();
+  await page.locator('.language-menu summary').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.language-menu a[data-lang="de"]')).toBeVisible();
+  await context.close();
+});

@@ -1,0 +1,55 @@
+/**
+ * The databases integration tests run against: always in-memory PGlite; PostgreSQL too when the server
+ * at TEST_POSTGRES_URL answers. Each PostgreSQL use gets a fresh database, dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+
+export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let availability: Promise<boolean> | undefined;
+
+export function postgresAvailable(): Promise<boolean> {
+  availability ??= (async () => {
+    const sql = postgres(TEST_POSTGRES_URL, { max: 1, connect_timeout: 2, onnotice: () => {} });
+    try {
+      await sql`select 1`;
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await sql.end({ timeout: 1 }).catch(() => {});
+    }
+  })();
+  return availability;
+}
+
+export interface TestDatabase {
+  kind: 'pglite' | 'postgres';
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** The database kinds to run a suite on (PGlite always; PostgreSQL when it answers). */
+export async function databaseKinds(): Promise<Array<'pglite' | 'postgres'>> {
+  return (await postgresAvailable()) ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export async function createTestDatabase(kind: 'pglite' | 'postgres'): Promise<TestDatabase> {
+  if (kind === 'pglite') return { kind, url: 'memory://', drop: async () => {} };
+  const name = `it_${randomBytes(6).toString('hex')}`;
+  const admin = postgres(TEST_POSTGRES_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    kind,
+    url: url.toString(),
+    drop: async () => {
+      const a = postgres(TEST_POSTGRES_URL, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Boots the built app (dist/) in the test process on a free port with its own database and data
+ * folder, and speaks HTTP to it with any Host header (localhost → site 1, 127.0.0.1 → site 2).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/server/config';
+import { bootServer, type BootedServer } from '../../src/server/http/boot';
+import { createLogger } from '../../src/server/logger';
+import { createTestDatabase, type TestDatabase } from './databases';
+
+export interface TestServer {
+  booted: BootedServer;
+  port: number;
+  database: TestDatabase;
+  request(path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  method?: string;
+  host?: string;
+  headers?: Record<string, string>;
+  body?: string | unknown;
+  cookies?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json<T = any>(): T;
+  /** Set-Cookie values by name (value only). */
+  setCookies: Record<string, { value: string; raw: string }>;
+}
+
+export async function startTestServer(options: { db?: 'pglite' | 'postgres'; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const database = await createTestDatabase(options.db ?? 'pglite');
+  const dataDir = await mkdtemp(join(tmpdir(), 'dating-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    SEED_PROFILES_PER_SITE: '12',
+    LOG_LEVEL: 'silent',
+    SETTINGS_TTL_MS: '0',
+    ...options.env,
+  });
+  const booted = await bootServer({ config, log: createLogger(config.LOG_LEVEL), host: '127.0.0.1', port: 0 });
+  const port = Number(new URL(booted.url).port);
+  return {
+    booted,
+    port,
+    database,
+    request: (path, req = {}) => send(port, path, req),
+    close: async () => {
+      await booted.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function send(port: number, path: string, options: RequestOptions): Promise<TestResponse> {
+  const headers: Record<string, string> = { host: `${options.host ?? 'localhost'}:${port}`, ...options.headers };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  if (options.cookies) headers.cookie = Object.entries(options.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const setCookies: TestResponse['setCookies'] = {};
+        for (const raw of res.headers['set-cookie'] ?? []) {
+          const [pair] = raw.split(';');
+          const eq = pair!.indexOf('=');
+          setCookies[pair!.slice(0, eq)] = { value: pair!.slice(eq + 1), raw };
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text), setCookies });
+      });
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'tests/integration/**/*.test.ts', 'bench/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    globalSetup: ['tests/setup/global.ts'],
+    reporters: ['default'],
+  },
+});
