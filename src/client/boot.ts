@@ -9,6 +9,7 @@ import { $language, $user, loadUser, type User } from '../stores/user';
 import { isLanguage } from '../shared/languages';
 import { isAuthenticationRequired } from './api';
 import { bindAppBadge, type BadgeNavigator } from './app-badge';
+import { bindBackButton, type BackButtonElement, type BackButtonWindow } from './back-button';
 import { installChunkReloadGuard } from './chunk-reload';
 import { bindOfflineBanner, trackConnectivity, type ConnectivityWindow } from './connectivity';
 import { bindLoadingBarToNavigation, createLoadingBar, type LoadingBarElement, type NavigationWindow, type PageLocation } from './loading-bar';
@@ -30,6 +31,7 @@ export interface BootData {
 export const BOOT_DATA_ID = 'app-boot';
 export const LOADING_BAR_ID = 'loading-bar';
 export const OFFLINE_BANNER_ID = 'offline-banner';
+export const BACK_BUTTON_ID = 'back-button';
 
 type Listening = {
   addEventListener(type: string, listener: (event: Event) => void): void;
@@ -108,6 +110,9 @@ export function startClient(data: BootData, env: BootEnv): () => void {
   cleanups.push(trackConnectivity(win, $online));
   const banner = doc.getElementById(OFFLINE_BANNER_ID);
   if (banner) cleanups.push(bindOfflineBanner(banner, $online));
+
+  const back = doc.getElementById(BACK_BUTTON_ID) as unknown as BackButtonElement | null;
+  if (back && 'matchMedia' in win) cleanups.push(bindBackButton(back, win as unknown as BackButtonWindow));
 
   cleanups.push(bindDocumentTitle(doc, $attentionCount, data.title || undefined));
   cleanups.push(bindAppBadge(navigator, $attentionCount));

@@ -263,7 +263,9 @@ describe('seedDemo', () => {
     // Make the profile insert fail, after the company, sites, regions, users and photos went in.
     await broken.execute(sql`create function seed_test_fail() returns trigger language plpgsql as $$ begin raise exception 'boom'; end $$`);
     await broken.execute(sql`create trigger seed_test_fail before insert on profiles for each row execute function seed_test_fail()`);
-    await expect(seedDemo({ db: broken, photos: store, clock: fixedClock, profilesPerSite: PER_SITE })).rejects.toThrow();
+    const failure: unknown = await seedDemo({ db: broken, photos: store, clock: fixedClock, profilesPerSite: PER_SITE }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(String((failure as Error).cause ?? failure)).toMatch(/boom/); // drizzle wraps the database error
     expect(await tableCounts(broken)).toEqual({ companies: 0, sites: 0, siteHosts: 0, regions: 0, users: 0, profiles: 0, photos: 0, creditLedger: 0 });
   });
 

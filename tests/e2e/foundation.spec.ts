@@ -55,8 +55,10 @@ test('AUTH-01 NAV-01 AUTH-02 a demo member logs in, sees the member navigation, 
   await nav.getByRole('link', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.locator('[data-nav="login"]')).toBeVisible();
-  await page.goto('/members');
-  await expect(page).toHaveURL(/\/login\?next=%2Fmembers$/);
+  // The session is gone on the server too, not only the cookie in this browser.
+  expect((await page.request.get('/api/user.php')).status()).toBe(403);
+  await page.goto('/profile');
+  await expect(page).toHaveURL(/\/login\?next=%2Fprofile$/);
 });
 
 test('AUTH-01 a wrong password shows the translated error', async ({ page, context }) => {

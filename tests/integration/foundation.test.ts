@@ -366,6 +366,17 @@ describe.each(await databaseKinds())('foundation on %s', (kind) => {
       expect(ready.json().db).toBe(kind);
     });
 
+    it('OPS readiness answers 503 while the process drains', async () => {
+      server.booted.app.draining = true;
+      try {
+        const res = await server.request('/readyz');
+        expect(res.status).toBe(503);
+        expect(res.json().status).toBe('draining');
+      } finally {
+        server.booted.app.draining = false;
+      }
+    });
+
     it('every response carries a request id', async () => {
       const res = await server.request('/api/settings.php');
       expect(res.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
