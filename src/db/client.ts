@@ -18,6 +18,8 @@ export interface Database {
   db: Db;
   /** The postgres.js pool when kind is 'postgres' (for advisory locks, LISTEN/NOTIFY). */
   client?: import('postgres').Sql;
+  /** The connection URL when kind is 'postgres'. */
+  url?: string;
   /** `pglite` serialises every query in this process; `postgres` is a pool shared by many processes. */
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
@@ -68,21 +70,22 @@ async function openPglite(url: string): Promise<Database> {
 export const SCHEMA_LOCK_ID = 7_245_001;
 
 async function migratePostgres(database: Database, migrationsDir: string): Promise<void> {
-  const client = (database as Database & { client?: import('postgres').Sql }).client;
-  if (!client) throw new Error('postgres client missing');
+  const { url } = database;
+  if (!url) throw new Error('postgres url missing');
+  const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-  // An advisory lock on one reserved connection: only one process migrates at a time.
-  const reserved = await client.reserve();
+  // One connection holds an advisory lock while it migrates: processes starting together take turns.
+  const client = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await reserved`select pg_advisory_lock(${SCHEMA_LOCK_ID})`;
+    await client`select pg_advisory_lock(${SCHEMA_LOCK_ID})`;
     try {
-      await migrate(drizzle({ client: reserved as never, schema }) as never, { migrationsFolder: migrationsDir });
+      await migrate(drizzle({ client, schema }), { migrationsFolder: migrationsDir });
     } finally {
-      await reserved`select pg_advisory_unlock(${SCHEMA_LOCK_ID})`;
+      await client`select pg_advisory_unlock(${SCHEMA_LOCK_ID})`;
     }
   } finally {
-    reserved.release();
+    await client.end({ timeout: 5 });
   }
 }
 
@@ -95,6 +98,7 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     kind: 'postgres',
     client,
+    url,
     close: () => client.end({ timeout: 5 }),
     ping: async () => {
       await client`select 1`;

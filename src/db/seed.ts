@@ -78,6 +78,8 @@ export const THUMB_IMAGE = { width: 160, height: 200 } as const;
 // effort 2 encodes twice as fast as the default 4 for flat artwork like this, at about 5 % more bytes.
 const WEBP_OPTIONS = { quality: 72, effort: 2 } as const;
 const RENDER_CONCURRENCY = 4;
+/** Bump when portraitSvg or the WebP options change: new file names, so kept files are not reused. */
+const ART_VERSION = 1;
 const INSERT_CHUNK = 500;
 /** Share of members that are fictional profiles: every 8th member (12.5 %). */
 const FICTIONAL_EVERY = 8;
@@ -349,10 +351,12 @@ function planMemberPhotos(
   return list;
 }
 
-/** File names follow the plan (site, member, photo number), so a kept photo folder is reused as is. */
+/**
+ * File names follow the plan (site, member, photo number), so a kept photo folder is reused as is.
+ * The hash prefix spreads the files over the store's two-character folders and includes ART_VERSION.
+ */
 function photoNames(siteId: number, slug: string, k: number): { filename: string; thumbFilename: string } {
-  // A hash prefix spreads the files over the store's two-character folders.
-  const prefix = seedFor('photo', siteId, slug, k).toString(16).padStart(8, '0').slice(0, 6);
+  const prefix = seedFor('photo', ART_VERSION, siteId, slug, k).toString(16).padStart(8, '0').slice(0, 6);
   const base = `${prefix}-s${siteId}-${slug}-${k}`;
   return { filename: `${base}-main.webp`, thumbFilename: `${base}-thumb.webp` };
 }

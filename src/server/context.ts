@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './clock';
 import type { Logger } from './logger';
 import { LocalPhotoStore, type PhotoStore } from './photos/store';
 import { SiteDirectory } from './sites/directory';
+import { TtlCache } from './cache';
 
 export interface AppContext {
   config: Config;
@@ -18,6 +19,8 @@ export interface AppContext {
   clock: Clock;
   sites: SiteDirectory;
   photos: PhotoStore;
+  /** Short-lived answers shared by many requests (landing teasers and the like). */
+  cache: TtlCache;
   /** Set when the process is draining: /readyz answers 503 and new SSE streams are refused. */
   draining: boolean;
   close(): Promise<void>;
@@ -51,6 +54,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     clock,
     sites: new SiteDirectory(database.db, clock, config.SETTINGS_TTL_MS),
     photos,
+    cache: new TtlCache(clock),
     draining: false,
     close: () => database.close(),
   };

@@ -4,7 +4,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageEvents, sessions, users } from '../../src/db/schema';
+import { pageEvents, photos, sessions, users } from '../../src/db/schema';
 import { settingsSchema } from '../../src/shared/settings';
 import { DEMO_ACCOUNTS } from '../../src/db/seed';
 import { databaseKinds } from '../setup/databases';
@@ -382,17 +382,26 @@ describe.each(await databaseKinds())('foundation on %s', (kind) => {
       expect(res.headers['x-request-id']).toMatch(/^[\w-]{8,}$/);
     });
 
-    it('MEM-04 public photos are served with long caching; premium photos are not sent to visitors', async () => {
+    it('MEM-04 public photos are served with long caching; premium photos only reach premium members', async () => {
       const { db } = server.booted.app;
-      const rows = await db.execute(sql`select filename, premium from photos where status = 'active' order by id`);
-      const list = (rows as unknown as { rows?: Array<{ filename: string; premium: boolean }> }).rows ?? (rows as unknown as Array<{ filename: string; premium: boolean }>);
-      const pub = list.find((p) => !p.premium)!;
+      const list = await db.select({ id: photos.id, filename: photos.filename }).from(photos).where(eq(photos.status, 'active')).orderBy(photos.id).limit(2);
+      const [pub, locked] = list as [{ id: number; filename: string }, { id: number; filename: string }];
       const res = await server.request(`/photos/${pub.filename}`);
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('image/webp');
       expect(res.headers['cache-control']).toContain('immutable');
-      const premium = list.find((p) => p.premium);
-      if (premium) expect((await server.request(`/photos/${premium.filename}`)).status).toBe(404);
+      await db.update(photos).set({ premium: true }).where(eq(photos.id, locked.id));
+      try {
+        expect((await server.request(`/photos/${locked.filename}`)).status).toBe(404);
+        const free = await loginAs(DEMO_ACCOUNTS.free);
+        expect((await server.request(`/photos/${locked.filename}`, { cookies: { session: free.token } })).status).toBe(404);
+        const premium = await loginAs(DEMO_ACCOUNTS.premium);
+        const seen = await server.request(`/photos/${locked.filename}`, { cookies: { session: premium.token } });
+        expect(seen.status).toBe(200);
+        expect(seen.headers['cache-control']).toMatch(/^private/);
+      } finally {
+        await db.update(photos).set({ premium: false }).where(eq(photos.id, locked.id));
+      }
       expect((await server.request('/photos/..%2F..%2Fetc%2Fpasswd')).status).toBe(404);
     });
   });
