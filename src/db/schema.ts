@@ -242,3 +242,97 @@ export const pageEvents = pgTable('page_events', {
   durationMs: integer('duration_ms'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+export type MailStatus = 'outbox' | 'sent' | 'failed';
+
+/**
+ * Every mail the platform sends. Without SMTP configured the row is the delivery (an offline outbox
+ * read through the development mail viewer); with SMTP it is the record of what was sent.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id').notNull(),
+    userId: integer('user_id'),
+    kind: text('kind').notNull(),
+    toAddress: text('to_address').notNull(),
+    fromAddress: text('from_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    status: text('status').$type<MailStatus>().notNull().default('outbox'),
+    error: text('error'),
+    messageId: text('message_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mail_outbox_to').on(t.toAddress), index('mail_outbox_created').on(t.createdAt)],
+);
+
+/** Credit bundles a site sells (PREM-01, CRD-02): credits for a price in cents, per site. */
+export const creditPackages = pgTable(
+  'credit_packages',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    credits: integer('credits').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** Shown as the recommended choice. */
+    highlighted: boolean('highlighted').notNull().default(false),
+    active: boolean('active').notNull().default(true),
+    sortOrder: integer('sort_order').notNull().default(0),
+  },
+  (t) => [
+    index('credit_packages_site').on(t.siteId, t.active),
+    check('credit_packages_positive', sql`${t.credits} > 0 and ${t.priceCents} > 0`),
+  ],
+);
+
+/** Complaints filed through /complaints (STA-03); handled by support (OPS-01). */
+export const complaints = pgTable('complaints', {
+  id: serial('id').primaryKey(),
+  siteId: integer('site_id')
+    .notNull()
+    .references(() => sites.id),
+  userId: integer('user_id'),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  subject: text('subject').notNull(),
+  message: text('message').notNull(),
+  status: text('status').$type<'open' | 'handled'>().notNull().default('open'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Operator pages reached at `/{token}` (STA-01), per site and language. */
+export const tokenPages = pgTable(
+  'token_pages',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    language: text('language').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('token_pages_site_token_lang').on(t.siteId, t.token, t.language)],
+);
+
+/** Visitors of an invite-only site asking for an invitation (LND-04). */
+export const invitationRequests = pgTable(
+  'invitation_requests',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id),
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('invitation_requests_site_email').on(t.siteId, sql`lower(${t.email})`)],
+);

@@ -33,6 +33,8 @@ const envSchema = z.object({
   SEED_PROFILES_PER_SITE: z.coerce.number().int().min(0).max(5000).default(240),
   /** Behind a proxy that terminates TLS: trust X-Forwarded-Proto / X-Forwarded-For. */
   TRUST_PROXY: bool.default(false),
+  /** SMTP relay (smtp://user:pass@host:587); without it mail stays in the outbox table. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 

@@ -10,6 +10,7 @@ import type { Logger } from './logger';
 import { LocalPhotoStore, type PhotoStore } from './photos/store';
 import { SiteDirectory } from './sites/directory';
 import { TtlCache } from './cache';
+import { Mailer } from './mail/mailer';
 
 export interface AppContext {
   config: Config;
@@ -21,6 +22,7 @@ export interface AppContext {
   photos: PhotoStore;
   /** Short-lived answers shared by many requests (landing teasers and the like). */
   cache: TtlCache;
+  mailer: Mailer;
   /** Set when the process is draining: /readyz answers 503 and new SSE streams are refused. */
   draining: boolean;
   close(): Promise<void>;
@@ -55,6 +57,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     sites: new SiteDirectory(database.db, clock, config.SETTINGS_TTL_MS),
     photos,
     cache: new TtlCache(clock),
+    mailer: new Mailer(database.db, log, config.SMTP_URL),
     draining: false,
     close: () => database.close(),
   };
