@@ -2,7 +2,10 @@ import { defineConfig, devices } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const port = Number(process.env.E2E_PORT ?? 4399);
+// A port per run (kept in the environment so Playwright's workers agree), so parallel runs don't clash.
+// Tests reach site 1 at http://localhost:<port> (baseURL) and site 2 at http://127.0.0.1:<port>.
+process.env.E2E_PORT ??= String(4400 + Math.floor(Math.random() * 2000));
+const port = Number(process.env.E2E_PORT);
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** End-to-end tests in the system Chromium (no browser download) against the built server. */

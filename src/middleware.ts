@@ -64,14 +64,24 @@ const locale = defineMiddleware(async ({ locals, cookies, url, request }, next) 
   return next();
 });
 
+/**
+ * Response headers that depend on the request (I18N-02, caching). HTML is rendered in the cookie's
+ * language for the cookie's session, so it says which language (Content-Language) and that it varies by
+ * cookie (Vary: Cookie). A member's page is never stored anywhere (`private, no-store`: it holds their
+ * name, credits, conversations); a visitor's page may be kept by the browser only and must be revalidated
+ * (`private, no-cache`) unless the page chose otherwise. Non-HTML answers (API, photos, robots.txt,
+ * sitemap) set their own Cache-Control.
+ */
 const headers = defineMiddleware(async ({ locals, url }, next) => {
   const response = await next();
   response.headers.set('x-request-id', locals.requestId);
   const type = response.headers.get('content-type') ?? '';
   if (type.startsWith('text/html')) {
     response.headers.set('content-language', locals.lang);
-    response.headers.append('vary', 'Cookie');
-    if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'private, no-cache');
+    const vary = response.headers.get('vary') ?? '';
+    if (!/(^|,)\s*(cookie|\*)\s*(,|$)/i.test(vary)) response.headers.append('vary', 'Cookie');
+    if (locals.user) response.headers.set('cache-control', 'private, no-store');
+    else if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'private, no-cache');
     for (const [name, value] of Object.entries(securityHeaders(url))) response.headers.set(name, value);
   }
   return response;

@@ -135,6 +135,15 @@ export const users = pgTable(
     language: text('language').notNull(),
     notificationsDisabled: jsonb('notifications_disabled').$type<string[]>().notNull().default([]),
     invisible: boolean('invisible').notNull().default(false),
+    /** The tracking record (CLI-04) the visitor arrived with. */
+    tracking: jsonb('tracking').$type<Record<string, string>>(),
+    /** First message written at signup from a member landing, for that member (SIGN-06). */
+    signupMessage: text('signup_message'),
+    signupMemberId: integer('signup_member_id'),
+    /** When each dismissible alert was last dismissed (ALR-04): enrich, push, notifications_disabled, time_bonus. */
+    dismissals: jsonb('dismissals').$type<Record<string, string>>().notNull().default({}),
+    /** Step of /complete-signup reached (SIGN-02): 0..4, 5 = complete. */
+    signupStep: smallint('signup_step').notNull().default(0),
     signupDate: timestamp('signup_date', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
@@ -336,3 +345,54 @@ export const invitationRequests = pgTable(
   },
   (t) => [uniqueIndex('invitation_requests_site_email').on(t.siteId, sql`lower(${t.email})`)],
 );
+
+export type AccountTokenKind = 'activation' | 'password_reset' | 'email_change' | 'reactivation';
+
+/** Single-use links mailed to members; only the SHA-256 of the token is stored (ACT-01, PWD-02, MAIL-01, DEL-01). */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<AccountTokenKind>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    newEmail: text('new_email'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('account_tokens_hash').on(t.tokenHash), index('account_tokens_user_kind').on(t.userId, t.kind)],
+);
+
+/** Failed-login counters per account and per IP (AUTH-03). */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+});
+
+/** Web Push subscriptions of members' browsers (PUSH-01). */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint').on(t.endpoint), index('push_subscriptions_user').on(t.userId)],
+);
+
+/** Process-wide secrets generated on first start and kept (VAPID keys). */
+export const appSecrets = pgTable('app_secrets', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

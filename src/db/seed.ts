@@ -28,6 +28,7 @@ import {
 } from '../shared/interests';
 import { SCHEMA_LOCK_ID, type Db } from './client';
 import { companies, creditLedger, photos, profiles, regions, siteHosts, sites, users } from './schema';
+import { ensureMarketingContent } from './seed-marketing';
 import {
   ABOUT_FRAGMENTS,
   COUNTRY_LANGUAGE,
@@ -125,6 +126,7 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedResult> {
     await seedDemoAccounts(tx, demoPlans, regionIds);
     return true;
   });
+  await ensureMarketingContent(deps.db); // credit packages and token pages (src/db/seed-marketing.ts)
   if (!created) return { ...NOT_CREATED };
   return {
     created: true,

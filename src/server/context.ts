@@ -4,6 +4,7 @@
  */
 import { openDatabase, type Database, type Db } from '../db/client';
 import { seedDemo } from '../db/seed';
+import { ensureMarketingContent } from '../db/seed-marketing';
 import type { Config } from './config';
 import { systemClock, type Clock } from './clock';
 import type { Logger } from './logger';
@@ -11,6 +12,8 @@ import { LocalPhotoStore, type PhotoStore } from './photos/store';
 import { SiteDirectory } from './sites/directory';
 import { TtlCache } from './cache';
 import { Mailer } from './mail/mailer';
+import { startAppJobs } from './jobs';
+import { PushService } from './push/service';
 
 export interface AppContext {
   config: Config;
@@ -23,6 +26,8 @@ export interface AppContext {
   /** Short-lived answers shared by many requests (landing teasers and the like). */
   cache: TtlCache;
   mailer: Mailer;
+  /** Web Push: VAPID keys (made on first start), members' subscriptions, sending (PUSH-01, PUSH-02). */
+  push: PushService;
   /** Set when the process is draining: /readyz answers 503 and new SSE streams are refused. */
   draining: boolean;
   close(): Promise<void>;
@@ -47,19 +52,29 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   if (options.seed ?? config.SEED_DEMO) {
     const seeded = await seedDemo({ db: database.db, photos, clock, profilesPerSite: config.SEED_PROFILES_PER_SITE });
     if (seeded.created) log.info({ ms: Date.now() - started, ...seeded }, 'demo data seeded');
+    // Demo packages and pages for databases seeded before they existed (idempotent).
+    await ensureMarketingContent(database.db);
   }
+  // The VAPID key pair is created once, on the first start of the first process, and kept (PUSH-01).
+  const push = await PushService.create({ db: database.db, log, allowLoopbackHttp: !config.production });
   const app: AppContext = {
     config,
     database,
     db: database.db,
     log,
     clock,
-    sites: new SiteDirectory(database.db, clock, config.SETTINGS_TTL_MS),
+    sites: new SiteDirectory(database.db, clock, config.SETTINGS_TTL_MS, { pushPublicKey: push.publicKey }),
     photos,
     cache: new TtlCache(clock),
     mailer: new Mailer(database.db, log, config.SMTP_URL),
+    push,
     draining: false,
-    close: () => database.close(),
+    // Scheduled jobs (erasing deleted accounts after 14 days) stop before the database closes.
+    close: async () => {
+      await jobs.stop();
+      await database.close();
+    },
   };
+  const jobs = startAppJobs(app);
   return app;
 }

@@ -12,8 +12,16 @@ export const API_ERRORS = {
   method_not_allowed: 405,
   payload_too_large: 413,
   too_many_attempts: 429,
+  account_deletion_pending: 403,
   internal_error: 500,
   service_unavailable: 503,
+  signups_closed: 403,
+  already_confirmed: 409,
+  activation_mail_too_soon: 429,
+  photo_invalid: 415,
+  photo_too_large: 413,
+  photo_limit_reached: 403,
+  wrong_password: 400,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -57,6 +57,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user.php?push=1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register this browser's push subscription for the signed-in member (PUSH-01) */
+        post: operations["registerPush"];
+        /** End one push subscription of the signed-in member (by endpoint), or all of them (PUSH-01) */
+        delete: operations["unregisterPush"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alert-dismiss.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store when the signed-in member dismissed a warning banner (ALR-04)
+         * @description A form post (no script; fields `alert` and `next`) is answered 303 to `next` (a visitor goes to
+         *     /login). A JSON call gets the member's dismissals: alert → ISO time of the last dismissal
+         *     (`notifications_disabled_list` keeps the list a `notifications_disabled` dismissal was made for).
+         */
+        post: operations["dismissAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/activation-mail.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the signed-in, unconfirmed member a new activation link, at most once per 10 minutes (ACT-02)
+         * @description A form post (no script; field `next`) is answered 303 to `next` with `activation_mail=sent`, or
+         *     `activation_mail=too_soon&activation_mail_minutes=<n>`. The 10 minutes count from the last
+         *     activation mail, the one sent at signup included.
+         */
+        post: operations["resendActivationMail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/signup.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign up (SIGN-03..06, AUTH-05); logs the new member in and mails the activation link (ACT-01) */
+        post: operations["signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logout.php": {
         parameters: {
             query?: never;
@@ -66,6 +145,27 @@ export interface paths {
         };
         /** Log out (AUTH-02). Browsers asking for HTML are sent to the home page. */
         get: operations["logout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-data.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download my data (GDPR-01) — everything kept about the signed-in member, as a JSON attachment
+         * @description Sent with `Content-Disposition: attachment; filename="<site>-data-<id>.json"` and `Cache-Control: no-store`.
+         *     Secrets (password hash, session and link tokens) are not included.
+         */
+        get: operations["getUserData"];
         put?: never;
         post?: never;
         delete?: never;
@@ -125,6 +225,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invitation.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for an invitation to an invite-only site (LND-04); asking twice stores one request
+         * @description JSON in, `{ ok: true }` out. The landers' invitation panel posts the same as a form (it works
+         *     without JavaScript) and is sent back to `next` with `?invitation=thanks` or `?invitation=invalid`.
+         *     A site that is not invite-only takes no requests: JSON gets 404 `not_found_api`, a form goes back.
+         */
+        post: operations["requestInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -164,7 +286,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "not_found_api" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "not_found_api" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password";
         Error: {
             error: components["schemas"]["ErrorCode"];
             message?: string;
@@ -172,12 +294,162 @@ export interface components {
                 [key: string]: string;
             };
         };
+        InvitationRequest: {
+            /** Format: email */
+            email: string;
+        };
         Ok: {
             ok: boolean;
+        };
+        UserDataExport: {
+            format_version: number;
+            /** Format: date-time */
+            exported_at: string;
+            site: {
+                id: number;
+                name: string;
+                domain: string;
+            };
+            account: {
+                id: number;
+                email: string;
+                /** @enum {string} */
+                status: "not_confirmed" | "active" | "deleted";
+                /** Format: date-time */
+                email_confirmed_at: string | null;
+                /** Format: date-time */
+                signup_date: string;
+                language: string;
+                credits: number;
+                paid_user: boolean;
+                invisible: boolean;
+                notifications_disabled: string[];
+                tracking: {
+                    [key: string]: string;
+                } | null;
+                signup_message: string | null;
+                signup_step: number;
+                /** Format: date-time */
+                deleted_at: string | null;
+            };
+            profile: {
+                name: string;
+                /** @enum {string} */
+                status: "active" | "disabled";
+                gender: string;
+                sexuality: string;
+                /** Format: date */
+                birth_date: string;
+                country: string;
+                region: string | null;
+                city: string | null;
+                hair_colour: string | null;
+                eye_colour: string | null;
+                body_type: string | null;
+                relationship_status: string | null;
+                tattoos: string | null;
+                interests: string[];
+                signup_reason: string | null;
+                about: string;
+                /** Format: date-time */
+                last_active_at: string;
+            } | null;
+            photos: {
+                filename: string;
+                thumb_filename: string;
+                /** @enum {string} */
+                status: "active" | "inspection_pending" | "removed";
+                premium: boolean;
+                main: boolean;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            sessions: {
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                expires_at: string;
+                ip: string | null;
+                user_agent: string | null;
+            }[];
+            credit_ledger: {
+                delta: number;
+                reason: string;
+                reference: string | null;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            mails: {
+                kind: string;
+                subject: string;
+                to: string;
+                /** @enum {string} */
+                status: "outbox" | "sent" | "failed";
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            page_events: {
+                /** @enum {string} */
+                kind: "hidden" | "bounce";
+                path: string;
+                duration_ms: number | null;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            push_subscriptions: {
+                endpoint: string;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+        };
+        /** @description The browser's `PushSubscription.toJSON()`; the endpoint must be HTTPS */
+        PushSubscription: {
+            endpoint: string;
+            expirationTime?: number | null;
+            keys: {
+                /** @description P-256 public key, base64url (65 bytes) */
+                p256dh: string;
+                /** @description Authentication secret, base64url (16 bytes) */
+                auth: string;
+            };
+        };
+        PushUnsubscribe: {
+            /** @description Omitted: every subscription of the member ends */
+            endpoint?: string;
+        };
+        AlertDismissRequest: {
+            /** @enum {string} */
+            alert: "enrich" | "push" | "notifications_disabled" | "time_bonus";
+            /** @description Form posts: the page to return to */
+            next?: string;
         };
         LoginRequest: {
             email: string;
             password: string;
+        };
+        SignupRequest: {
+            email: string;
+            name: string;
+            password: string;
+            /** Format: date */
+            date_of_birth: string;
+            /** @enum {string} */
+            gender: "male" | "female";
+            /** @enum {string} */
+            looking_for: "male" | "female" | "both";
+            signup_message?: string;
+            member_id?: number;
+        };
+        SignupError: {
+            error: components["schemas"]["ErrorCode"];
+            message?: string;
+            fields?: {
+                [key: string]: string;
+            };
+            field_messages?: {
+                [key: string]: string;
+            };
+            suggestion?: string | null;
         };
         UserUpdate: {
             language: components["schemas"]["Language"];
@@ -420,6 +692,225 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
+            /** @description account_deletion_pending — the account is deleted but can still be reactivated through the mailed link (DEL-01) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_attempts — login blocked after too many failures (AUTH-03); `minutes` tells how long */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        minutes: number;
+                    };
+                };
+            };
+        };
+    };
+    registerPush: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Requested-With": components["parameters"]["ClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscription"];
+            };
+        };
+        responses: {
+            /** @description Registered (an endpoint known before moves to this member with its new keys) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Bad subscription (`fields.endpoint` is invalid_url, not_https or private_address) or missing header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["Error"];
+        };
+    };
+    unregisterPush: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Requested-With": components["parameters"]["ClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PushUnsubscribe"];
+            };
+        };
+        responses: {
+            /** @description Ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        removed: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    dismissAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertDismissRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["AlertDismissRequest"];
+            };
+        };
+        responses: {
+            /** @description Stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        dismissals: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description Form post stored; back to `next` */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    resendActivationMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    next?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    next?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Form post handled; back to `next` with the outcome in the query */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Error"];
+            /** @description already_confirmed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description activation_mail_too_soon; `minutes` until a new mail can be requested */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        minutes?: number;
+                    };
+                };
+            };
+        };
+    };
+    signup: {
+        parameters: {
+            query?: never;
+            header: {
+                "X-Requested-With": components["parameters"]["ClientHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignupRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed up and logged in */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description A field is wrong; `fields` names each with its error code, `field_messages` with its text, `suggestion` a corrected e-mail */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignupError"];
+                };
+            };
+            403: components["responses"]["Error"];
         };
     };
     logout: {
@@ -447,6 +938,29 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    getUserData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's data */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<site>-data-<id>.json" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDataExport"];
+                };
+            };
+            403: components["responses"]["Error"];
         };
     };
     pageHidden: {
@@ -524,6 +1038,44 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    requestInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationRequest"];
+                "application/x-www-form-urlencoded": {
+                    email: string;
+                    next?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored (or already stored) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Form post answered; back to the page with the invitation flag */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
         };
     };
     health: {

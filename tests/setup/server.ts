@@ -69,6 +69,7 @@ function send(port: number, path: string, options: RequestOptions): Promise<Test
   if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(body));
   }
   if (options.cookies) headers.cookie = Object.entries(options.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
   return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 /**
- * /api/user.php (AUTH-01, I18N-03): GET the signed-in member, POST to log in, PUT the language.
- * POST and PUT need the client request-type header.
+ * /api/user.php (AUTH-01, I18N-03, PUSH-01): GET the signed-in member, POST to log in, PUT the language,
+ * POST/DELETE `?push=1` to register or end a push subscription. POST, PUT and DELETE need the client
+ * request-type header.
  */
 import { z } from 'zod';
 import { login, loginSchema } from '../../server/auth/login';
@@ -9,6 +10,7 @@ import { loadCurrentUser, setUserLanguage } from '../../server/members/account';
 import { cookieOptions, isSecureRequest } from '../../server/web/cookies';
 import { clientIp } from '../../server/web/request-meta';
 import { setSessionCookie } from '../../server/web/session-cookie';
+import { isPushCall, registerPushSubscription, removePushSubscription } from '../../server/push/user-endpoint';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE, LANGUAGES } from '../../shared/languages';
 
 export const GET = endpoint(({ locals }) => {
@@ -18,6 +20,7 @@ export const GET = endpoint(({ locals }) => {
 
 export const POST = endpoint(async ({ locals, request, cookies, url, clientAddress }) => {
   requireClientHeader(request);
+  if (isPushCall(url)) return registerPushSubscription({ locals, request });
   const input = await readJson(request, loginSchema);
   const { app } = locals;
   const result = await login(
@@ -30,7 +33,11 @@ export const POST = endpoint(async ({ locals, request, cookies, url, clientAddre
       userAgent: request.headers.get('user-agent'),
     },
   );
-  if (result.type === 'error') throw new ApiError(result.reason);
+  if (result.type === 'error') {
+    // AUTH-03: the JSON answer carries the minutes left so the client can show 'blocked for {minutes} minutes'.
+    if (result.reason === 'too_many_attempts') throw new ApiError('too_many_attempts', undefined, { minutes: result.minutes });
+    throw new ApiError(result.reason);
+  }
   setSessionCookie(cookies, result.created.token, isSecureRequest(url, request.headers, app.config.TRUST_PROXY));
   const user = await loadCurrentUser(app.db, result.userId);
   if (!user) throw new ApiError('invalid_credentials');
@@ -48,6 +55,12 @@ export const PUT = endpoint(async ({ locals, request, cookies, url }) => {
   await setUserLanguage(app.db, locals.user.id, language);
   cookies.set(LANGUAGE_COOKIE, language, cookieOptions(isSecureRequest(url, request.headers, app.config.TRUST_PROXY), LANGUAGE_COOKIE_MAX_AGE, false));
   return json({ ...locals.user, language });
+});
+
+export const DELETE = endpoint(async ({ locals, request, url }) => {
+  requireClientHeader(request);
+  if (!isPushCall(url)) throw new ApiError('method_not_allowed');
+  return removePushSubscription({ locals, request });
 });
 
 export const ALL = methodNotAllowed;

@@ -1,11 +1,13 @@
 /**
  * The process's HTTP server around Astro's built handler: request ids and access logs, health checks,
- * static files, and a graceful shutdown that drains connections before closing the database.
+ * static files, compression of the app's answers (brotli or gzip as the client accepts; see
+ * compression.ts), and a graceful shutdown that drains connections before closing the database.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../context';
+import { compressResponse } from './compression';
 import { serveStatic } from './static-files';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
@@ -81,6 +83,8 @@ export async function startNodeServer(options: {
     }
     if (await serveStatic(clientDir, req, res)) return;
     if (app.draining) res.setHeader('connection', 'close');
+    // HTML and JSON from the app, compressed when the client accepts it and the body is ≥ 1 kB.
+    compressResponse(req, res);
     withErrorFallback(res);
     await handler(req, res, undefined, { app, requestId, log });
   }

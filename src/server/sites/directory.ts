@@ -33,6 +33,15 @@ export function normaliseHost(host: string | null | undefined): string {
   return h.replace(/\.$/, '');
 }
 
+export interface SiteDirectoryOptions {
+  /**
+   * The deployment's VAPID public key (PUSH-01). It is what `push_public_key` returns for every site:
+   * push messages are signed with the matching private key kept in `app_secrets`, so a key typed into
+   * the sites row could never be used.
+   */
+  pushPublicKey?: string | null;
+}
+
 export class SiteDirectory {
   private readonly byHostCache = new Map<string, Entry<number>>();
   private readonly byIdCache = new Map<number, Entry<Site>>();
@@ -41,6 +50,7 @@ export class SiteDirectory {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly ttlMs: number,
+    private readonly options: SiteDirectoryOptions = {},
   ) {}
 
   /** The site for a host; unknown hosts get the default site. */
@@ -90,7 +100,9 @@ export class SiteDirectory {
       .where(eq(sites.id, siteId))
       .limit(1);
     if (!row) throw new SiteNotConfiguredError();
-    return { settings: settingsSchema.parse(siteRowToSettings(row.site)), company: companyInfoSchema.parse(companyRowToInfo(row.company)) };
+    const settings = siteRowToSettings(row.site) as Record<string, unknown>;
+    if (this.options.pushPublicKey !== undefined) settings.push_public_key = this.options.pushPublicKey;
+    return { settings: settingsSchema.parse(settings), company: companyInfoSchema.parse(companyRowToInfo(row.company)) };
   }
 }
 

@@ -1,0 +1,116 @@
+/**
+ * Shared by `scripts/size-check.ts` and `scripts/lighthouse.ts`: starts the built app in this process
+ * (bootServer: production settings, in-memory PGlite, a small demo seed, a throwaway data folder), reads
+ * budgets.json, and speaks HTTP to the app with any Host header.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/server/config';
+import { bootServer, projectRoot, type BootedServer } from '../src/server/http/boot';
+import { createLogger } from '../src/server/logger';
+
+/** The cookies every measured visitor carries: Dutch, entry warning accepted (so it is not measured). */
+export const VISITOR_COOKIES = 'lang=nl; entry_ok=1';
+
+export interface PageTypeBudget {
+  /** Representative URLs (paths) of this page type. */
+  urls: string[];
+  /** Most gzip bytes of JavaScript a page may load eagerly. */
+  js: number;
+  /** Most gzip bytes of CSS a page may load. */
+  css: number;
+  /** Log in as the demo member before fetching. */
+  member?: boolean;
+  /** A missing URL of this type fails the check (else it is only reported). */
+  required: boolean;
+  why: string;
+}
+
+export interface LighthouseBudget {
+  urls: string[];
+  performance: number;
+  accessibility: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  why: string;
+}
+
+export interface Budgets {
+  pageTypes: Record<string, PageTypeBudget>;
+  lighthouse: LighthouseBudget;
+}
+
+export async function readBudgets(): Promise<Budgets> {
+  return JSON.parse(await readFile(join(projectRoot(), 'budgets.json'), 'utf8')) as Budgets;
+}
+
+export interface MeasureServer {
+  booted: BootedServer;
+  port: number;
+  /** `http://localhost:{port}`: site 1 (the default site). */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Boots the built app (run `npm run build` first) on a free port of 127.0.0.1. */
+export async function startMeasureServer(): Promise<MeasureServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'dating-measure-'));
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    DATABASE_URL: 'memory://',
+    SEED_PROFILES_PER_SITE: process.env.SEED_PROFILES_PER_SITE ?? '12',
+    LOG_LEVEL: 'silent',
+  });
+  const booted = await bootServer({ config, log: createLogger(config.LOG_LEVEL), host: '127.0.0.1', port: 0 });
+  const port = Number(new URL(booted.url).port);
+  return {
+    booted,
+    port,
+    origin: `http://localhost:${port}`,
+    close: async () => {
+      await booted.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** One HTTP request to 127.0.0.1:port with the Host header `host` (the site), body as it came. */
+export function rawRequest(port: number, path: string, options: { host?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host: `${options.host ?? 'localhost'}:${port}`, ...options.headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Logs in as a demo account through `POST /api/user.php` and returns the session cookie (`session=…`). */
+export async function loginCookie(port: number, email: string, password: string, host = 'localhost'): Promise<string> {
+  const res = await rawRequest(port, '/api/user.php', {
+    host,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    body: JSON.stringify({ email, password }),
+  });
+  const setCookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const session = setCookies.map((c) => c.split(';')[0]!).find((c) => c.startsWith('session='));
+  if (res.status !== 200 || !session) throw new Error(`login as ${email} failed: HTTP ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
+  return session;
+}

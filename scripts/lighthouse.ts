@@ -1,0 +1,194 @@
+/**
+ * Lighthouse in CI: starts the built app (in-memory database), runs Lighthouse (mobile emulation,
+ * simulated throttling: Lighthouse's default lab settings) in the system Chromium against the landing
+ * page and three landers as a Dutch visitor who accepted the entry warning, prints per URL the
+ * performance and accessibility scores, LCP, CLS and TBT, and exits 1 when a figure misses the
+ * thresholds in budgets.json (`lighthouse`), or when a URL is missing whose page type budgets.json marks
+ * `required`. Missing URLs of other page types are reported only.
+ *
+ * LIGHTHOUSE_REPORT_DIR=<dir> keeps the full JSON report of each URL.
+ *
+ * Nothing is downloaded: Chromium is the system one (CHROMIUM_PATH or /usr/bin/chromium), its background
+ * networking and component updates are off, and Lighthouse's error reporting stays off (its default).
+ *
+ *   npm run build && npm run lighthouse
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { rawRequest, readBudgets, startMeasureServer, VISITOR_COOKIES } from './_measure-server';
+
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+interface Row {
+  url: string;
+  status: 'ok' | 'fail' | 'missing' | 'error';
+  performance?: number;
+  accessibility?: number;
+  lcpMs?: number;
+  cls?: number;
+  tbtMs?: number;
+  seconds?: number;
+  problems: string[];
+}
+
+async function main(): Promise<number> {
+  const budgets = await readBudgets();
+  const limits = budgets.lighthouse;
+  const requiredPaths = new Set(Object.values(budgets.pageTypes).flatMap((t) => (t.required ? t.urls : [])));
+  const started = Date.now();
+  // LIGHTHOUSE_REPORT_DIR=dir keeps each run's full report (JSON) for a closer look.
+  const reportDir = process.env.LIGHTHOUSE_REPORT_DIR;
+  const server = await startMeasureServer();
+  const rows: Row[] = [];
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
+  try {
+    await warmCompressionCache(server.port, limits.urls);
+    chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+    for (const path of limits.urls) {
+      const probe = await rawRequest(server.port, path, { headers: { cookie: VISITOR_COOKIES } });
+      if (probe.status !== 200) {
+        const required = requiredPaths.has(path);
+        rows.push({ url: path, status: required ? 'fail' : 'missing', problems: [`missing (HTTP ${probe.status})${required ? ', required' : ''}`] });
+        continue;
+      }
+      const t0 = Date.now();
+      const result = await lighthouse(`${server.origin}${path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility'],
+        extraHeaders: { Cookie: VISITOR_COOKIES },
+      });
+      const seconds = (Date.now() - t0) / 1000;
+      const lhr = result?.lhr;
+      if (reportDir && result) {
+        await mkdir(reportDir, { recursive: true });
+        await writeFile(join(reportDir, `${path.replace(/^\/$/, 'landing').replace(/^\//, '').replace(/\W+/g, '-')}.report.json`), JSON.stringify(lhr));
+      }
+      if (!lhr || lhr.runtimeError) {
+        rows.push({ url: path, status: 'error', seconds, problems: [`Lighthouse failed: ${lhr?.runtimeError?.message ?? 'no result'}`] });
+        continue;
+      }
+      const row: Row = {
+        url: path,
+        status: 'ok',
+        seconds,
+        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+        lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+        cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
+        tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
+        problems: [],
+      };
+      if (!(row.performance! >= limits.performance)) row.problems.push(`performance ${row.performance} < ${limits.performance}`);
+      if (!(row.accessibility! >= limits.accessibility)) row.problems.push(`accessibility ${row.accessibility} < ${limits.accessibility}`);
+      if (!(row.lcpMs! <= limits.lcpMs)) row.problems.push(`LCP ${Math.round(row.lcpMs!)} ms > ${limits.lcpMs} ms`);
+      if (!(row.cls! <= limits.cls)) row.problems.push(`CLS ${row.cls!.toFixed(3)} > ${limits.cls}`);
+      if (!(row.tbtMs! <= limits.tbtMs)) row.problems.push(`TBT ${Math.round(row.tbtMs!)} ms > ${limits.tbtMs} ms`);
+      if (row.problems.length > 0) {
+        row.status = 'fail';
+        // What Lighthouse would do about it: the failing audits of the two categories, worst first.
+        for (const category of ['performance', 'accessibility'] as const) {
+          const refs = lhr.categories[category]?.auditRefs ?? [];
+          const failing = refs
+            .map((ref) => lhr.audits[ref.id])
+            .filter((a): a is NonNullable<typeof a> => !!a && a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')
+            .slice(0, 6)
+            .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`);
+          if (failing.length > 0) row.problems.push(`${category} audits below 0.9: ${failing.join(', ')}`);
+        }
+      }
+      rows.push(row);
+    }
+  } finally {
+    await chrome?.kill();
+    await server.close();
+  }
+
+  const header = ['URL', 'perf', 'a11y', 'LCP ms', 'CLS', 'TBT ms', 'run s', 'verdict'];
+  const cells = rows.map((r) => [
+    r.url,
+    r.performance === undefined ? '-' : String(r.performance),
+    r.accessibility === undefined ? '-' : String(r.accessibility),
+    r.lcpMs === undefined ? '-' : String(Math.round(r.lcpMs)),
+    r.cls === undefined ? '-' : r.cls.toFixed(3),
+    r.tbtMs === undefined ? '-' : String(Math.round(r.tbtMs)),
+    r.seconds === undefined ? '-' : r.seconds.toFixed(1),
+    r.status === 'ok' ? 'ok' : r.status === 'missing' ? r.problems[0]! : `${r.status.toUpperCase()}: ${r.problems[0]}`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((v, i) => (i === 0 || i === c.length - 1 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ').trimEnd();
+  console.log(
+    `Lighthouse ${lighthouseVersion()} (mobile, simulated throttling); thresholds: performance ≥ ${limits.performance}, accessibility ≥ ${limits.accessibility}, ` +
+      `LCP ≤ ${limits.lcpMs} ms, CLS ≤ ${limits.cls}, TBT ≤ ${limits.tbtMs} ms`,
+  );
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of cells) console.log(line(c));
+  for (const r of rows) for (const p of r.problems.slice(1)) console.log(`  ${r.url}: ${p}`);
+  console.log('');
+  console.log(`lighthouse took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const failed = rows.filter((r) => r.status === 'fail' || r.status === 'error');
+  if (failed.length > 0) {
+    console.log(`lighthouse FAILED: ${failed.map((r) => r.url).join(', ')}`);
+    return 1;
+  }
+  console.log('lighthouse passed');
+  return 0;
+}
+
+/**
+ * Requests every page and the assets it loads (following static imports) once per encoding, then waits
+ * until the server's background job has stored the smallest encodings (the brotli sizes stop changing):
+ * Lighthouse then sees what visitors get from a server that has been up a little while, not the quick
+ * first-request encoding of a cold cache.
+ */
+async function warmCompressionCache(port: number, paths: string[]): Promise<void> {
+  const assets = new Set<string>();
+  const visit = async (asset: string) => {
+    if (assets.has(asset)) return;
+    assets.add(asset);
+    const res = await rawRequest(port, asset);
+    if (res.status !== 200 || !asset.endsWith('.js')) return;
+    for (const m of res.body.toString('utf8').matchAll(/(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["'](\.{1,2}\/[^"']+|\/_astro\/[^"']+)["']/g)) {
+      await visit(new URL(m[1]!, `http://x${asset}`).pathname);
+    }
+  };
+  for (const path of paths) {
+    const page = await rawRequest(port, path, { headers: { cookie: VISITOR_COOKIES } });
+    for (const m of page.body.toString('utf8').matchAll(/(?:href|src|component-url|renderer-url)="(\/_astro\/[^"]+)"/g)) await visit(m[1]!);
+  }
+  const brotliBytes = async () => {
+    let total = 0;
+    for (const asset of assets) {
+      total += (await rawRequest(port, asset, { headers: { 'accept-encoding': 'br' } })).body.length;
+      await rawRequest(port, asset, { headers: { 'accept-encoding': 'gzip' } });
+    }
+    return total;
+  };
+  let last = await brotliBytes();
+  for (let steady = 0, waited = 0; steady < 3 && waited < 15_000; waited += 250) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = await brotliBytes();
+    steady = now === last ? steady + 1 : 0;
+    last = now;
+  }
+}
+
+function lighthouseVersion(): string {
+  try {
+    const require = createRequire(import.meta.url);
+    return (JSON.parse(readFileSync(require.resolve('lighthouse/package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '';
+  }
+}
+
+process.exitCode = await main().catch((err: unknown) => {
+  console.error(err);
+  return 1;
+});

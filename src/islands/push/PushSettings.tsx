@@ -1,0 +1,53 @@
+/**
+ * Push notification settings (PUSH-01, SET-01): the push state of this browser and a button to turn
+ * push on or off. The state and the browser work live in `$push` and src/client/push.ts; this island
+ * only renders them.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect } from 'react';
+import { initPush, subscribePush, unsubscribePush } from '../../client/push';
+import { createClientTranslator, type Messages } from '../../i18n/client';
+import { $push } from '../../stores/push';
+
+export interface PushSettingsProps {
+  messages: Messages;
+  /** The site's VAPID public key (settings `push_public_key`). */
+  publicKey: string | null;
+  userId: number;
+}
+
+export default function PushSettings({ messages, publicKey, userId }: PushSettingsProps) {
+  const t = createClientTranslator(messages, 'push');
+  const push = useStore($push);
+
+  useEffect(() => {
+    if ($push.get().status === 'loading') void initPush({ userId });
+  }, [userId]);
+
+  const { status, busy, error } = push;
+  const canToggle = status === 'subscribed' || status === 'not_subscribed';
+  return (
+    <div className="push-settings" data-push-settings data-push-status={status}>
+      <p className="mb-2" role="status" aria-live="polite" data-push-state>
+        {t(`status_${status === 'loading' ? 'loading' : status}`)}
+      </p>
+      {error && status !== 'denied' && (
+        <p className="text-danger small mb-2" role="alert">
+          {t('error')}
+        </p>
+      )}
+      {canToggle && (
+        <button
+          type="button"
+          className={status === 'subscribed' ? 'btn btn-outline-secondary' : 'btn btn-primary'}
+          disabled={busy}
+          aria-busy={busy}
+          data-push-toggle
+          onClick={() => void (status === 'subscribed' ? unsubscribePush() : subscribePush({ publicKey }))}
+        >
+          {busy ? t('busy') : status === 'subscribed' ? t('unsubscribe') : t('subscribe')}
+        </button>
+      )}
+    </div>
+  );
+}

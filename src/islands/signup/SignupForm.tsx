@@ -1,0 +1,159 @@
+/**
+ * The signup form (SIGN-03..06). Server-rendered it is a plain form posting to /signup, so it works
+ * before hydration; hydrated it posts to /api/signup.php and shows each field's error in place, with
+ * the 'did you mean' suggestion for a mistyped e-mail domain.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import { createClientTranslator, type Messages } from '../../i18n/client';
+import { suggestEmail } from '../../shared/email';
+
+export interface SignupFormProps {
+  messages: Messages;
+  minAge: number;
+  /** Latest allowed birth date (yyyy-mm-dd) for the date input's max. */
+  maxBirthDate: string;
+  member?: { id: number; name: string } | undefined;
+  initial?: Partial<Record<'email' | 'name' | 'date_of_birth' | 'gender' | 'looking_for' | 'signup_message', string>>;
+  /** Field → message, from a post without JavaScript. */
+  errors?: Record<string, string>;
+  suggestion?: string | null;
+  /** Tells a surrounding modal that signup is in progress (it must not close then). */
+  onBusyChange?: (busy: boolean) => void;
+  /** Where to go after signing up. */
+  next?: string;
+}
+
+type Status = 'idle' | 'busy';
+
+export default function SignupForm(props: SignupFormProps) {
+  const t = createClientTranslator(props.messages, 'signup');
+  const id = useId();
+  const [values, setValues] = useState({
+    email: props.initial?.email ?? '',
+    name: props.initial?.name ?? '',
+    password: '',
+    date_of_birth: props.initial?.date_of_birth ?? '',
+    gender: props.initial?.gender ?? 'male',
+    looking_for: props.initial?.looking_for ?? 'female',
+    signup_message: props.initial?.signup_message ?? '',
+  });
+  const [errors, setErrors] = useState<Record<string, string>>(props.errors ?? {});
+  const [suggestion, setSuggestion] = useState<string | null>(props.suggestion ?? null);
+  const [status, setStatus] = useState<Status>('idle');
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
+  const busy = (b: boolean) => {
+    setStatus(b ? 'busy' : 'idle');
+    props.onBusyChange?.(b);
+  };
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status === 'busy') return;
+    busy(true);
+    setFormError(null);
+    try {
+      const res = await fetch('/api/signup.php', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+        body: JSON.stringify({ ...values, ...(props.member ? { member_id: props.member.id } : {}) }),
+      });
+      if (res.status === 201) {
+        window.location.assign(props.next ?? '/complete-signup');
+        return;
+      }
+      const body = (await res.json().catch(() => ({}))) as { message?: string; field_messages?: Record<string, string>; suggestion?: string | null };
+      setErrors(body.field_messages ?? {});
+      setSuggestion(body.suggestion ?? null);
+      if (!body.field_messages) setFormError(body.message ?? t('errors:generic'));
+      busy(false);
+    } catch {
+      setFormError(t('errors:generic'));
+      busy(false);
+    }
+  }
+
+  const field = (name: string) => ({
+    id: `${id}-${name}`,
+    name,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `${id}-${name}-error` : undefined,
+    className: `form-control${errors[name] ? ' is-invalid' : ''}`,
+  });
+  const error = (name: string) =>
+    errors[name] ? (
+      <div className="invalid-feedback d-block" id={`${id}-${name}-error`} data-field-error={name}>
+        {errors[name]}
+      </div>
+    ) : null;
+  const liveSuggestion = suggestion ?? (values.email.includes('@') ? suggestEmail(values.email) : null);
+
+  return (
+    <form method="post" action={props.member ? `/signup?member=${props.member.id}` : '/signup'} onSubmit={submit} noValidate aria-busy={status === 'busy'} data-signup-form>
+      {formError && (
+        <div className="alert alert-danger" role="alert">
+          {formError}
+        </div>
+      )}
+      <div className="mb-2">
+        <label className="form-label" htmlFor={`${id}-email`}>{t('email')}</label>
+        <input {...field('email')} type="email" autoComplete="email" required maxLength={254} value={values.email} onChange={set('email')} />
+        {error('email')}
+        {liveSuggestion && (
+          <p className="small mb-0 mt-1" data-email-suggestion>
+            {t('did_you_mean', { email: liveSuggestion })}{' '}
+            <button type="button" className="btn btn-link btn-sm p-0 align-baseline" onClick={() => { setValues((v) => ({ ...v, email: liveSuggestion })); setSuggestion(null); }}>
+              {t('use_suggestion', { email: liveSuggestion })}
+            </button>
+          </p>
+        )}
+      </div>
+      <div className="mb-2">
+        <label className="form-label" htmlFor={`${id}-name`}>{t('name')}</label>
+        <input {...field('name')} type="text" autoComplete="nickname" required maxLength={30} value={values.name} onChange={set('name')} />
+        {error('name')}
+      </div>
+      <div className="mb-2">
+        <label className="form-label" htmlFor={`${id}-password`}>{t('password')}</label>
+        <input {...field('password')} type="password" autoComplete="new-password" required minLength={8} maxLength={128} value={values.password} onChange={set('password')} />
+        <div className="form-text">{t('password_help')}</div>
+        {error('password')}
+      </div>
+      <div className="mb-2">
+        <label className="form-label" htmlFor={`${id}-date_of_birth`}>{t('date_of_birth')}</label>
+        <input {...field('date_of_birth')} type="date" required max={props.maxBirthDate} value={values.date_of_birth} onChange={set('date_of_birth')} />
+        <div className="form-text">{t('date_of_birth_help', { min_age: props.minAge })}</div>
+        {error('date_of_birth')}
+      </div>
+      <div className="row g-2 mb-2">
+        <div className="col-6">
+          <label className="form-label" htmlFor={`${id}-gender`}>{t('gender')}</label>
+          <select id={`${id}-gender`} name="gender" className="form-select" value={values.gender} onChange={set('gender')}>
+            <option value="male">{t('male')}</option>
+            <option value="female">{t('female')}</option>
+          </select>
+        </div>
+        <div className="col-6">
+          <label className="form-label" htmlFor={`${id}-looking_for`}>{t('looking_for')}</label>
+          <select id={`${id}-looking_for`} name="looking_for" className="form-select" value={values.looking_for} onChange={set('looking_for')}>
+            <option value="female">{t('female')}</option>
+            <option value="male">{t('male')}</option>
+            <option value="both">{t('both')}</option>
+          </select>
+        </div>
+      </div>
+      {props.member && (
+        <div className="mb-2">
+          <label className="form-label" htmlFor={`${id}-signup_message`}>{t('signup_message', { name: props.member.name })}</label>
+          <textarea {...field('signup_message')} className="form-control" rows={2} maxLength={500} value={values.signup_message} onChange={set('signup_message')} />
+          <input type="hidden" name="member_id" value={props.member.id} />
+        </div>
+      )}
+      <p className="small text-body-secondary">{t('terms', { min_age: props.minAge })}</p>
+      <button className="btn btn-primary w-100" type="submit" disabled={status === 'busy'}>
+        {status === 'busy' ? t('busy') : t('submit')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * POST /api/alert-dismiss.php {alert} (ALR-04): stores when the signed-in member dismissed a warning
+ * banner (enrich, push, notifications_disabled, time_bonus). A form post (no script) is sent back to
+ * `next`; a JSON call gets the member's dismissals.
+ */
+import { z } from 'zod';
+import { dismissAlert } from '../../server/alerts/dismissals';
+import { ALERT_KEYS } from '../../server/alerts/rules';
+import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/http/api';
+import { safeNext } from '../../server/web/session-cookie';
+
+const body = z.object({ alert: z.enum(ALERT_KEYS), next: z.string().max(500).optional() });
+
+export const POST = endpoint(async ({ locals, request, redirect }) => {
+  const isForm = (request.headers.get('content-type') ?? '').includes('form');
+  if (isForm) {
+    const form = await request.formData().catch(() => null);
+    const parsed = body.safeParse(form ? Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)])) : {});
+    const next = safeNext(parsed.success ? parsed.data.next : null, '/');
+    if (!locals.user) return redirect(`/login?next=${encodeURIComponent(next)}`, 303);
+    if (!parsed.success) throw new ApiError('validation_failed', { alert: 'invalid_value' });
+    await dismissAlert(locals.app.db, locals.user.id, parsed.data.alert, locals.app.clock.now());
+    return redirect(next, 303);
+  }
+  if (!locals.user) throw new ApiError('authentication_required');
+  const { alert } = await readJson(request, body);
+  const dismissals = await dismissAlert(locals.app.db, locals.user.id, alert, locals.app.clock.now());
+  return json({ ok: true, dismissals });
+});
+
+export const ALL = methodNotAllowed;

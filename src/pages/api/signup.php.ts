@@ -1,0 +1,37 @@
+/** POST /api/signup.php (SIGN-03..06, AUTH-05): sign up, log in, mail the activation link. */
+import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHeader } from '../../server/http/api';
+import { signupFromRequest } from '../../server/accounts/signup-request';
+import { signupSchema } from '../../server/accounts/signup';
+import { loadCurrentUser } from '../../server/members/account';
+import { isSecureRequest } from '../../server/web/cookies';
+import { setSessionCookie } from '../../server/web/session-cookie';
+import { z } from 'zod';
+
+// Loose shape here: the service checks every field and names each problem.
+const body = z.object(Object.fromEntries(Object.keys(signupSchema.shape).map((k) => [k, z.unknown()]))).partial();
+
+export const POST = endpoint(async ({ locals, request, cookies, url, clientAddress }) => {
+  requireClientHeader(request);
+  const input = await readJson(request, body);
+  const result = await signupFromRequest(locals, request, cookies, clientAddress, input as never, url);
+  if (result.type === 'error' && result.reason === 'signups_closed') throw new ApiError('signups_closed');
+  if (result.type === 'error') {
+    const t = locals.t;
+    const min_age = locals.site.settings.min_age;
+    return json(
+      {
+        error: 'validation_failed',
+        message: t('errors:validation_failed'),
+        fields: result.fields,
+        field_messages: Object.fromEntries(Object.entries(result.fields).map(([k, code]) => [k, t(`errors:${code}`, { min_age })])),
+        suggestion: result.suggestion,
+      },
+      { status: 400 },
+    );
+  }
+  setSessionCookie(cookies, result.created.token, isSecureRequest(url, request.headers, locals.app.config.TRUST_PROXY));
+  const user = await loadCurrentUser(locals.app.db, result.userId);
+  return json(user, { status: 201 });
+});
+
+export const ALL = methodNotAllowed;

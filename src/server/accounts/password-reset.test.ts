@@ -1,0 +1,195 @@
+/** Password reset (PWD-01, PWD-02, AUTH-04) against a real database (in-memory PGlite). */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../db/client';
+import { accountTokens, loginThrottle, mailOutbox, profiles, sessions, users } from '../../db/schema';
+import { seedDemo } from '../../db/seed';
+import { login } from '../auth/login';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import { createSession, validateSessionToken } from '../auth/sessions';
+import { accountKey, activeBlock } from '../auth/throttle';
+import { Mailer } from '../mail/mailer';
+import { LocalPhotoStore } from '../photos/store';
+import { SiteDirectory, type Site } from '../sites/directory';
+import { checkResetLink, requestPasswordReset, resetPassword, RESET_MAILS_PER_DAY, trustedLinkOrigin } from './password-reset';
+
+const HOUR = 3600 * 1000;
+const clock = { time: new Date('2026-11-21T12:00:00Z').getTime(), now() { return new Date(this.time); }, advance(ms: number) { this.time += ms; } };
+const OLD_PASSWORD = 'old-secret-words-1';
+let database: Database;
+let site: Site;
+let otherSite: Site;
+let dir: string;
+let mailer: Mailer;
+let oldHash: string;
+const app = () => ({ db: database.db, clock, mailer });
+
+beforeAll(async () => {
+  database = await openDatabase('memory://');
+  dir = await mkdtemp(join(tmpdir(), 'reset-'));
+  await seedDemo({ db: database.db, photos: new LocalPhotoStore(dir), clock, profilesPerSite: 0 });
+  const sites = new SiteDirectory(database.db, clock, 0);
+  site = await sites.forHost('localhost');
+  otherSite = await sites.forHost('127.0.0.1');
+  mailer = new Mailer(database.db, pino({ level: 'silent' }));
+  oldHash = await hashPassword(OLD_PASSWORD);
+});
+afterAll(async () => {
+  await database?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+let counter = 0;
+/** A fresh member on `site` with OLD_PASSWORD. */
+async function member(on: Site = site, status: 'active' | 'deleted' = 'active') {
+  const email = `reset-${++counter}@example.com`;
+  const [user] = await database.db
+    .insert(users)
+    .values({ siteId: on.settings.id, email, passwordHash: oldHash, status, language: 'nl', emailConfirmedAt: clock.now(), deletedAt: status === 'deleted' ? clock.now() : null })
+    .returning({ id: users.id });
+  await database.db.insert(profiles).values({ userId: user!.id, siteId: on.settings.id, name: `Lid${counter}`, gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
+  return { id: user!.id, email };
+}
+
+const linkToken = (text: string) => /\/reset-password\/do\?token=([\w-]+)/.exec(text)?.[1] ?? null;
+async function requestLink(email: string) {
+  const result = await requestPasswordReset(app(), { site, email, origin: 'http://localhost:4321' });
+  if (result.type !== 'ok') throw new Error(`reset refused: ${result.reason}`);
+  const mail = await mailer.byId(result.mailId);
+  return { mail: mail!, token: linkToken(mail!.text)! };
+}
+const tokenCount = async (userId: number) => (await database.db.select().from(accountTokens).where(and(eq(accountTokens.userId, userId), eq(accountTokens.kind, 'password_reset')))).length;
+const passwordHashOf = async (userId: number) => (await database.db.select({ h: users.passwordHash }).from(users).where(eq(users.id, userId)))[0]!.h!;
+
+describe('requesting a reset', () => {
+  it('PWD-01 a known address gets a mail in the member’s language with a single link to /reset-password/do', async () => {
+    const m = await member();
+    const { mail, token } = await requestLink(m.email.toUpperCase());
+    expect(mail.toAddress).toBe(m.email);
+    expect(mail.kind).toBe('password_reset');
+    expect(mail.subject).toContain('Kies een nieuw wachtwoord');
+    expect(mail.text).toContain(`http://localhost:4321/reset-password/do?token=${token}`);
+    // Only the SHA-256 of the token is stored (PWD-02).
+    const [row] = await database.db.select().from(accountTokens).where(eq(accountTokens.userId, m.id));
+    expect(row!.tokenHash).not.toContain(token);
+    expect(row!.expiresAt.getTime() - clock.now().getTime()).toBe(2 * HOUR);
+  });
+
+  it('PWD-02 an unknown address is told "e-mail not found" and nothing is mailed', async () => {
+    const before = (await database.db.select().from(mailOutbox)).length;
+    expect(await requestPasswordReset(app(), { site, email: 'nobody-here@example.com', origin: 'http://x' })).toEqual({ type: 'error', reason: 'email_not_found' });
+    // An account on the other site is not an account here.
+    const elsewhere = await member(otherSite);
+    expect(await requestPasswordReset(app(), { site, email: elsewhere.email, origin: 'http://x' })).toMatchObject({ reason: 'email_not_found' });
+    const deleted = await member(site, 'deleted');
+    expect(await requestPasswordReset(app(), { site, email: deleted.email, origin: 'http://x' })).toMatchObject({ reason: 'email_not_found' });
+    expect(await requestPasswordReset(app(), { site, email: 'not-an-address', origin: 'http://x' })).toMatchObject({ reason: 'invalid_email' });
+    expect((await database.db.select().from(mailOutbox)).length).toBe(before);
+  });
+
+  it('PWD-02 at most 3 reset mails per account in 24 hours, then "try tomorrow"', async () => {
+    const m = await member();
+    for (let i = 0; i < RESET_MAILS_PER_DAY; i++) await requestLink(m.email);
+    expect(await requestPasswordReset(app(), { site, email: m.email, origin: 'http://x' })).toEqual({ type: 'error', reason: 'too_many_password_resets' });
+    expect(await tokenCount(m.id)).toBe(3);
+    clock.advance(24 * HOUR - 1);
+    expect((await requestPasswordReset(app(), { site, email: m.email, origin: 'http://x' })).type).toBe('error');
+    clock.advance(1 + 1);
+    expect((await requestPasswordReset(app(), { site, email: m.email, origin: 'http://x' })).type).toBe('ok');
+  });
+
+  it('PWD-02 parallel requests cannot pass the daily limit together', async () => {
+    const m = await member();
+    const results = await Promise.all(Array.from({ length: 6 }, () => requestPasswordReset(app(), { site, email: m.email, origin: 'http://x' })));
+    expect(results.filter((r) => r.type === 'ok')).toHaveLength(3);
+    expect(await tokenCount(m.id)).toBe(3);
+  });
+
+  it('PWD-02 links point at a host of the site, never at a forged Host header', async () => {
+    expect(await trustedLinkOrigin(database.db, site, new URL('http://localhost:4321/reset-password'))).toBe('http://localhost:4321');
+    expect(await trustedLinkOrigin(database.db, site, new URL('http://evil.example/reset-password'))).toBe(`https://${site.settings.domain}`);
+    // A host of another site does not count for this one either.
+    expect(await trustedLinkOrigin(database.db, site, new URL('http://127.0.0.1:4321/reset-password'))).toBe(`https://${site.settings.domain}`);
+  });
+});
+
+describe('performing a reset', () => {
+  it('PWD-01 a live link sets the new password, ends every session, revokes other links and logs this browser in', async () => {
+    const m = await member();
+    const first = await requestLink(m.email);
+    const second = await requestLink(m.email);
+    const phone = await createSession(database.db, clock, m.id);
+    const laptop = await createSession(database.db, clock, m.id);
+    expect(await checkResetLink(app(), second.token)).toEqual({ type: 'ok', userId: m.id });
+
+    const result = await resetPassword(app(), { token: second.token, password: 'a-brand-new-secret', password_repeat: 'a-brand-new-secret' });
+    expect(result.type).toBe('ok');
+    if (result.type !== 'ok') return;
+    expect(await verifyPassword(await passwordHashOf(m.id), 'a-brand-new-secret')).toBe(true);
+    expect(await passwordHashOf(m.id)).toMatch(/^\$argon2id\$/);
+    expect(await validateSessionToken(database.db, clock, phone.token, site.settings.id)).toBeNull();
+    expect(await validateSessionToken(database.db, clock, laptop.token, site.settings.id)).toBeNull();
+    expect(await validateSessionToken(database.db, clock, result.created.token, site.settings.id)).not.toBeNull();
+    expect((await database.db.select().from(sessions).where(eq(sessions.userId, m.id))).length).toBe(1);
+    // The used link and the other open link no longer work (single use, PWD-02).
+    expect(await checkResetLink(app(), second.token)).toEqual({ type: 'error', reason: 'reset_link_expired' });
+    expect(await checkResetLink(app(), first.token)).toEqual({ type: 'error', reason: 'reset_link_expired' });
+    expect(await resetPassword(app(), { token: second.token, password: 'another-new-secret', password_repeat: 'another-new-secret' })).toEqual({ type: 'error', reason: 'reset_link_expired' });
+    expect((await login(app(), { email: m.email, password: OLD_PASSWORD, siteId: site.settings.id })).type).toBe('error');
+    expect((await login(app(), { email: m.email, password: 'a-brand-new-secret', siteId: site.settings.id })).type).toBe('ok');
+  });
+
+  it('PWD-02 a link expires after 2 hours', async () => {
+    const m = await member();
+    const { token } = await requestLink(m.email);
+    clock.advance(2 * HOUR - 1);
+    expect((await checkResetLink(app(), token)).type).toBe('ok');
+    clock.advance(1);
+    expect(await checkResetLink(app(), token)).toEqual({ type: 'error', reason: 'reset_link_expired' });
+    expect(await resetPassword(app(), { token, password: 'a-brand-new-secret', password_repeat: 'a-brand-new-secret' })).toEqual({ type: 'error', reason: 'reset_link_expired' });
+    expect(await passwordHashOf(m.id)).toBe(oldHash);
+  });
+
+  it('PWD-01 different passwords, or a password against the rule, change nothing and keep the link usable', async () => {
+    const m = await member();
+    const { token } = await requestLink(m.email);
+    const session = await createSession(database.db, clock, m.id);
+    expect(await resetPassword(app(), { token, password: 'a-brand-new-secret', password_repeat: 'a-brand-new-secreT' })).toEqual({
+      type: 'error',
+      reason: 'validation_failed',
+      fields: { password_repeat: 'passwords_differ' },
+    });
+    expect(await resetPassword(app(), { token, password: 'short', password_repeat: 'short' })).toMatchObject({ fields: { password: 'password_too_short' } });
+    expect(await resetPassword(app(), { token, password: 'password123', password_repeat: 'password123' })).toMatchObject({ fields: { password: 'password_too_common' } });
+    expect(await resetPassword(app(), { token, password: m.email, password_repeat: m.email })).toMatchObject({ fields: { password: 'password_like_email' } });
+    expect(await resetPassword(app(), { token: 'garbage', password: 'a-brand-new-secret', password_repeat: 'a-brand-new-secret' })).toEqual({ type: 'error', reason: 'reset_link_expired' });
+    expect(await passwordHashOf(m.id)).toBe(oldHash);
+    expect(await validateSessionToken(database.db, clock, session.token, site.settings.id)).not.toBeNull();
+    expect((await checkResetLink(app(), token)).type).toBe('ok');
+  });
+
+  it('PWD-02 two submissions of one link at the same moment: exactly one succeeds', async () => {
+    const m = await member();
+    const { token } = await requestLink(m.email);
+    const results = await Promise.all([
+      resetPassword(app(), { token, password: 'first-new-secret', password_repeat: 'first-new-secret' }),
+      resetPassword(app(), { token, password: 'second-new-secret', password_repeat: 'second-new-secret' }),
+    ]);
+    expect(results.filter((r) => r.type === 'ok')).toHaveLength(1);
+    expect(results.filter((r) => r.type === 'error' && r.reason === 'reset_link_expired')).toHaveLength(1);
+  });
+
+  it('AUTH-03 a completed reset lifts a login block on the account (a stranger cannot keep the owner out)', async () => {
+    const m = await member();
+    for (let i = 0; i < 5; i++) await login(app(), { email: m.email, password: 'guess', siteId: site.settings.id, ip: '203.0.113.9' });
+    expect(await activeBlock(app(), [accountKey(m.id)])).not.toBeNull();
+    const { token } = await requestLink(m.email);
+    expect((await resetPassword(app(), { token, password: 'a-brand-new-secret', password_repeat: 'a-brand-new-secret' })).type).toBe('ok');
+    expect(await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, accountKey(m.id)))).toHaveLength(0);
+    expect((await login(app(), { email: m.email, password: 'a-brand-new-secret', siteId: site.settings.id, ip: '198.51.100.3' })).type).toBe('ok');
+  });
+});

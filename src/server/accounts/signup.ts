@@ -1,0 +1,167 @@
+/**
+ * Signing up (SIGN-03..06, AUTH-05, CLI-04, ACT-01): checks every field, creates the account with its
+ * profile, grants the site's signup credits once through the ledger, logs the new member in and mails
+ * the activation link.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { creditLedger, profiles, users } from '../../db/schema';
+import { isValidEmail, suggestEmail } from '../../shared/email';
+import type { Language } from '../../shared/languages';
+import type { Settings } from '../../shared/settings';
+import { hashPassword } from '../auth/passwords';
+import { createSession, type CreatedSession } from '../auth/sessions';
+import type { Clock } from '../clock';
+import type { Tracking } from '../web/visitor';
+import { checkBirthDate, checkName, checkPassword, isDisposableEmail, signupsAllowed } from './rules';
+
+export const signupSchema = z.object({
+  email: z.string().trim().max(254),
+  name: z.string().trim().max(60),
+  password: z.string().max(1024),
+  date_of_birth: z.string().max(10),
+  gender: z.enum(['male', 'female']),
+  looking_for: z.enum(['male', 'female', 'both']),
+  signup_message: z.string().trim().max(500).optional().default(''),
+  member_id: z.coerce.number().int().positive().optional(),
+});
+export type SignupInput = z.input<typeof signupSchema>;
+
+export type SignupFieldError =
+  | 'invalid_email'
+  | 'email_taken'
+  | 'email_disposable'
+  | 'signup_name_equal_to_email'
+  | 'signup_name_starts_with_at'
+  | 'signup_name_length'
+  | 'password_too_short'
+  | 'password_too_long'
+  | 'password_too_common'
+  | 'password_like_email'
+  | 'date_of_birth_min_age';
+
+export type SignupResult =
+  | { type: 'ok'; userId: number; created: CreatedSession }
+  | { type: 'error'; reason: 'signups_closed' }
+  | { type: 'error'; reason: 'validation_failed'; fields: Record<string, SignupFieldError>; suggestion: string | null };
+
+export interface SignupContext {
+  db: Db;
+  clock: Clock;
+  settings: Settings;
+  language: Language;
+  /** The visitor's country (CDN header or the site's geoip setting). */
+  country: string;
+  tracking: Tracking | null;
+  ip?: string | null;
+  userAgent?: string | null;
+}
+
+/** Orientation from gender and who the member looks for. */
+export function sexualityFor(gender: 'male' | 'female', lookingFor: 'male' | 'female' | 'both'): 'hetero' | 'gay' | 'lesbian' | 'bi' {
+  if (lookingFor === 'both') return 'bi';
+  if (lookingFor !== gender) return 'hetero';
+  return gender === 'male' ? 'gay' : 'lesbian';
+}
+
+/** Field checks without touching the database (the form shows them before posting, too). */
+export function validateSignup(input: z.output<typeof signupSchema>, settings: Pick<Settings, 'min_age'>, today: Date): Record<string, SignupFieldError> {
+  const fields: Record<string, SignupFieldError> = {};
+  if (!isValidEmail(input.email)) fields.email = 'invalid_email';
+  else if (isDisposableEmail(input.email)) fields.email = 'email_disposable';
+  const name = checkName(input.name, input.email);
+  if (name) fields.name = name;
+  const password = checkPassword(input.password, input.email);
+  if (password) fields.password = password;
+  const dob = checkBirthDate(input.date_of_birth, today, settings.min_age);
+  if (dob) fields.date_of_birth = dob;
+  return fields;
+}
+
+export async function signup(ctx: SignupContext, raw: SignupInput): Promise<SignupResult> {
+  if (!signupsAllowed(ctx.settings, ctx.tracking !== null)) return { type: 'error', reason: 'signups_closed' };
+  const parsed = signupSchema.safeParse(raw);
+  if (!parsed.success) {
+    const fields: Record<string, SignupFieldError> = {};
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? 'email');
+      fields[key] ??= key === 'date_of_birth' ? 'date_of_birth_min_age' : key === 'password' ? 'password_too_long' : key === 'name' ? 'signup_name_length' : 'invalid_email';
+    }
+    return { type: 'error', reason: 'validation_failed', fields, suggestion: null };
+  }
+  const input = parsed.data;
+  const fields = validateSignup(input, ctx.settings, ctx.clock.now());
+  const suggestion = suggestEmail(input.email);
+  if (Object.keys(fields).length > 0) return { type: 'error', reason: 'validation_failed', fields, suggestion };
+
+  const email = input.email.trim();
+  const [taken] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.siteId, ctx.settings.id), sql`lower(${users.email}) = ${email.toLowerCase()}`))
+    .limit(1);
+  if (taken) return { type: 'error', reason: 'validation_failed', fields: { email: 'email_taken' }, suggestion: null };
+
+  const passwordHash = await hashPassword(input.password);
+  const now = ctx.clock.now();
+  const country = ctx.settings.countries.includes(ctx.country) ? ctx.country : ctx.settings.geoip_selected_country;
+  let memberId: number | null = null;
+  if (input.member_id) {
+    const [member] = await ctx.db
+      .select({ id: profiles.userId })
+      .from(profiles)
+      .where(and(eq(profiles.userId, input.member_id), eq(profiles.siteId, ctx.settings.id), eq(profiles.status, 'active')))
+      .limit(1);
+    memberId = member?.id ?? null;
+  }
+
+  let userId: number;
+  try {
+    userId = await ctx.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          siteId: ctx.settings.id,
+          email,
+          passwordHash,
+          role: 'member',
+          status: 'not_confirmed',
+          language: ctx.language,
+          tracking: ctx.tracking,
+          signupMessage: input.signup_message || null,
+          signupMemberId: memberId,
+          signupDate: now,
+          credits: 0,
+        })
+        .returning({ id: users.id });
+      const id = user!.id;
+      await tx.insert(profiles).values({
+        userId: id,
+        siteId: ctx.settings.id,
+        name: input.name.trim(),
+        // Hidden from search until the e-mail address is confirmed (ACT-01, ACT-02).
+        status: 'disabled',
+        gender: input.gender,
+        sexuality: sexualityFor(input.gender, input.looking_for),
+        birthDate: input.date_of_birth,
+        country,
+        lastActiveAt: now,
+      });
+      if (ctx.settings.signup_credits > 0) {
+        // Granted once: the ledger's unique (user, reason, reference) refuses a second grant.
+        await tx.insert(creditLedger).values({ userId: id, delta: ctx.settings.signup_credits, reason: 'signup_credits', reference: 'signup', createdAt: now });
+        await tx.update(users).set({ credits: sql`${users.credits} + ${ctx.settings.signup_credits}` }).where(eq(users.id, id));
+      }
+      return id;
+    });
+  } catch (err) {
+    // Two signups with one address at the same moment: the unique index decides.
+    if (String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) === '23505') {
+      return { type: 'error', reason: 'validation_failed', fields: { email: 'email_taken' }, suggestion: null };
+    }
+    throw err;
+  }
+  const created = await createSession(ctx.db, ctx.clock, userId, { ip: ctx.ip ?? null, userAgent: ctx.userAgent ?? null });
+  return { type: 'ok', userId, created };
+}

@@ -1,0 +1,195 @@
+/** Login throttling (AUTH-03) and the deleted-account login answer (DEL-01) against a real database. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../db/client';
+import { loginThrottle, sessions, users } from '../../db/schema';
+import { DEMO_ACCOUNTS, seedDemo } from '../../db/seed';
+import type { Clock } from '../clock';
+import { LocalPhotoStore } from '../photos/store';
+import { DELETE_GRACE_MS } from '../accounts/deletion';
+import { login } from './login';
+import { accountKey, ACCOUNT_RULE, activeBlock, clearFailures, ipKey, IP_RULE, minutesLeft, pruneThrottle, recordFailure, unknownEmailKey } from './throttle';
+
+class FakeClock implements Clock {
+  constructor(public time = new Date('2026-11-21T12:00:00Z').getTime()) {}
+  now() {
+    return new Date(this.time);
+  }
+  advance(ms: number) {
+    this.time += ms;
+  }
+}
+
+const MINUTE = 60_000;
+let database: Database;
+let photoDir: string;
+const clock = new FakeClock();
+let siteId: number;
+let freeId: number;
+const deps = () => ({ db: database.db, clock });
+
+beforeAll(async () => {
+  database = await openDatabase('memory://');
+  photoDir = await mkdtemp(join(tmpdir(), 'throttle-photos-'));
+  await seedDemo({ db: database.db, photos: new LocalPhotoStore(photoDir), clock, profilesPerSite: 0 });
+  const [free] = await database.db.select().from(users).where(eq(users.email, DEMO_ACCOUNTS.free.email)).orderBy(users.id).limit(1);
+  siteId = free!.siteId;
+  freeId = free!.id;
+});
+afterAll(async () => {
+  await database?.close();
+  await rm(photoDir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await database.db.delete(loginThrottle);
+  clock.advance(24 * 3600 * 1000);
+});
+
+const attempt = (password: string, ip: string | null = '198.51.100.1', email = DEMO_ACCOUNTS.free.email) =>
+  login(deps(), { email, password, siteId, ip });
+
+describe('throttle counters', () => {
+  it('AUTH-03 failures within the window count up; the limit starts a block of the set length', async () => {
+    const rule = { limit: 3, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
+    expect((await recordFailure(deps(), 'k', rule)).failures).toBe(1);
+    expect((await recordFailure(deps(), 'k', rule)).block).toBeNull();
+    const third = await recordFailure(deps(), 'k', rule);
+    expect(third.failures).toBe(3);
+    expect(third.block?.minutes).toBe(15);
+    expect(third.block?.until.getTime()).toBe(clock.time + 15 * MINUTE);
+  });
+
+  it('AUTH-03 a window older than 15 minutes starts over', async () => {
+    const rule = { limit: 3, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
+    await recordFailure(deps(), 'k', rule);
+    await recordFailure(deps(), 'k', rule);
+    clock.advance(15 * MINUTE);
+    const fresh = await recordFailure(deps(), 'k', rule);
+    expect(fresh.failures).toBe(1);
+    expect(fresh.block).toBeNull();
+  });
+
+  it('AUTH-03 failures that race past the limit keep the running block: it never grows', async () => {
+    const rule = { limit: 2, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
+    await recordFailure(deps(), 'k', rule);
+    const first = await recordFailure(deps(), 'k', rule);
+    clock.advance(5 * MINUTE);
+    const later = await recordFailure(deps(), 'k', rule);
+    expect(later.block?.until.getTime()).toBe(first.block!.until.getTime());
+    expect(later.block?.minutes).toBe(10);
+  });
+
+  it('AUTH-03 concurrent failures are all counted (one conditional upsert each)', async () => {
+    const rule = { limit: 100, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
+    await Promise.all(Array.from({ length: 20 }, () => recordFailure(deps(), 'race', rule)));
+    const [row] = await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, 'race'));
+    expect(row?.failures).toBe(20);
+  });
+
+  it('AUTH-03 minutes left are rounded up and never below one', () => {
+    const now = new Date(0);
+    expect(minutesLeft(new Date(14 * MINUTE + 1), now)).toBe(15);
+    expect(minutesLeft(new Date(1000), now)).toBe(1);
+  });
+
+  it('AUTH-03 old rows are pruned, running blocks are kept', async () => {
+    await recordFailure(deps(), 'old', ACCOUNT_RULE);
+    clock.advance(25 * 3600 * 1000);
+    for (let i = 0; i < 5; i++) await recordFailure(deps(), 'blocked', ACCOUNT_RULE);
+    expect(await pruneThrottle(deps())).toBe(1);
+    expect(await activeBlock(deps(), ['blocked'])).not.toBeNull();
+    await clearFailures(deps(), 'blocked');
+    expect(await activeBlock(deps(), ['blocked'])).toBeNull();
+  });
+});
+
+describe('login throttling', () => {
+  it('AUTH-03 five wrong passwords block the account for 15 minutes; the fifth answer says so', async () => {
+    for (let i = 0; i < 4; i++) expect(await attempt('wrong')).toEqual({ type: 'error', reason: 'invalid_credentials' });
+    expect(await attempt('wrong')).toEqual({ type: 'error', reason: 'too_many_attempts', minutes: 15 });
+    clock.advance(4 * MINUTE);
+    expect(await attempt('wrong')).toEqual({ type: 'error', reason: 'too_many_attempts', minutes: 11 });
+  });
+
+  it('AUTH-03 during the block even the right password from a clean IP is refused, and the block lifts on time', async () => {
+    for (let i = 0; i < 5; i++) await attempt('wrong', '203.0.113.66');
+    expect(await attempt(DEMO_ACCOUNTS.free.password, '198.51.100.77')).toMatchObject({ reason: 'too_many_attempts', minutes: 15 });
+    // Attempts during the block do not extend it.
+    for (let i = 0; i < 10; i++) await attempt('wrong', '203.0.113.66');
+    clock.advance(15 * MINUTE - 1);
+    expect(await attempt(DEMO_ACCOUNTS.free.password, '198.51.100.77')).toMatchObject({ reason: 'too_many_attempts', minutes: 1 });
+    clock.advance(1);
+    expect(await attempt(DEMO_ACCOUNTS.free.password, '198.51.100.77')).toMatchObject({ type: 'ok' });
+  });
+
+  it('AUTH-03 a successful login resets the account counter', async () => {
+    for (let i = 0; i < 4; i++) await attempt('wrong');
+    expect(await attempt(DEMO_ACCOUNTS.free.password)).toMatchObject({ type: 'ok' });
+    for (let i = 0; i < 4; i++) expect(await attempt('wrong')).toMatchObject({ reason: 'invalid_credentials' });
+    const [row] = await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, accountKey(freeId)));
+    expect(row?.failures).toBe(4);
+  });
+
+  it('AUTH-03 failures spread over more than 15 minutes do not block', async () => {
+    for (let i = 0; i < 4; i++) await attempt('wrong');
+    clock.advance(15 * MINUTE);
+    expect(await attempt('wrong')).toMatchObject({ reason: 'invalid_credentials' });
+    expect(await attempt(DEMO_ACCOUNTS.free.password)).toMatchObject({ type: 'ok' });
+  });
+
+  it('AUTH-03 30 failures from one IP block that IP for every account, other IPs still log in', async () => {
+    const ip = '192.0.2.30';
+    for (let i = 0; i < 29; i++) {
+      const r = await attempt('wrong', ip, `nobody-${i}@example.com`);
+      expect(r).toMatchObject({ reason: 'invalid_credentials' });
+    }
+    expect(await attempt('wrong', ip, 'nobody-29@example.com')).toEqual({ type: 'error', reason: 'too_many_attempts', minutes: 15 });
+    expect(await attempt(DEMO_ACCOUNTS.free.password, ip)).toMatchObject({ reason: 'too_many_attempts' });
+    expect(await attempt(DEMO_ACCOUNTS.free.password, '192.0.2.31')).toMatchObject({ type: 'ok' });
+    clock.advance(IP_RULE.blockMs);
+    expect(await attempt(DEMO_ACCOUNTS.free.password, ip)).toMatchObject({ type: 'ok' });
+  });
+
+  it('AUTH-03 an address without an account is throttled the same way (no account enumeration)', async () => {
+    for (let i = 0; i < 4; i++) await attempt('wrong', null, 'Ghost@Example.com');
+    expect(await attempt('wrong', null, 'ghost@example.com')).toMatchObject({ reason: 'too_many_attempts', minutes: 15 });
+    expect(await activeBlock(deps(), [unknownEmailKey(siteId, 'GHOST@example.com')])).not.toBeNull();
+  });
+
+  it('AUTH-03 the account block is per site: the same address on the other site is not blocked', async () => {
+    for (let i = 0; i < 5; i++) await attempt('wrong');
+    const otherSite = (await database.db.select({ siteId: users.siteId }).from(users).where(eq(users.email, DEMO_ACCOUNTS.free.email))).find((u) => u.siteId !== siteId);
+    expect(otherSite).toBeDefined();
+    const r = await login(deps(), { email: DEMO_ACCOUNTS.free.email, password: DEMO_ACCOUNTS.free.password, siteId: otherSite!.siteId, ip: '198.51.100.9' });
+    expect(r.type).toBe('ok');
+  });
+
+  it('AUTH-03 without an IP only the account is counted', async () => {
+    for (let i = 0; i < 5; i++) await attempt('wrong', null);
+    expect(await activeBlock(deps(), [accountKey(freeId)])).not.toBeNull();
+    expect(await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, ipKey('198.51.100.1')))).toHaveLength(0);
+  });
+});
+
+describe('deleted accounts', () => {
+  it('DEL-01 a deleted account within 14 days with the right password answers account_deletion_pending; afterwards invalid_credentials', async () => {
+    const [row] = await database.db.select().from(users).where(and(eq(users.email, DEMO_ACCOUNTS.premium.email), eq(users.siteId, siteId)));
+    await database.db.update(users).set({ status: 'deleted', deletedAt: clock.now() }).where(eq(users.id, row!.id));
+    try {
+      const premium = (password: string) => login(deps(), { email: DEMO_ACCOUNTS.premium.email, password, siteId, ip: '198.51.100.5' });
+      const sessionsBefore = (await database.db.select().from(sessions).where(eq(sessions.userId, row!.id))).length;
+      expect(await premium(DEMO_ACCOUNTS.premium.password)).toEqual({ type: 'error', reason: 'account_deletion_pending' });
+      expect(await premium('wrong-password')).toEqual({ type: 'error', reason: 'invalid_credentials' });
+      clock.advance(DELETE_GRACE_MS - 1);
+      expect(await premium(DEMO_ACCOUNTS.premium.password)).toMatchObject({ reason: 'account_deletion_pending' });
+      clock.advance(1);
+      expect(await premium(DEMO_ACCOUNTS.premium.password)).toEqual({ type: 'error', reason: 'invalid_credentials' });
+      expect((await database.db.select().from(sessions).where(eq(sessions.userId, row!.id))).length).toBe(sessionsBefore);
+    } finally {
+      await database.db.update(users).set({ status: 'active', deletedAt: null }).where(eq(users.id, row!.id));
+    }
+  });
+});

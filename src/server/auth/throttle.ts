@@ -1,0 +1,132 @@
+/**
+ * Failed-login counters (AUTH-03; docs/decisions/006-login-throttling.md). One row of `login_throttle`
+ * per key: failures within a fixed 15-minute window, and the end of a block once a limit is reached.
+ *
+ * - `acct:<userId>` (or `email:<siteId>:<address>` for an address without an account, so the answer
+ *   never tells whether an account exists): 5 failures in 15 minutes block that account for 15 minutes.
+ * - `ip:<address>`: 30 failures in 15 minutes block that address for 15 minutes.
+ *
+ * A block never grows: attempts during a block are refused before any password check and are not
+ * counted, and a failure that races past the limit keeps the block that is already running. Every
+ * failure is counted by one conditional upsert, so concurrent failures are never lost.
+ */
+import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { loginThrottle } from '../../db/schema';
+import type { Clock } from '../clock';
+
+export interface ThrottleRule {
+  /** Failures within the window that start a block. */
+  limit: number;
+  windowMs: number;
+  blockMs: number;
+}
+
+const MINUTE = 60_000;
+
+export const ACCOUNT_RULE: ThrottleRule = { limit: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
+export const IP_RULE: ThrottleRule = { limit: 30, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
+
+export const accountKey = (userId: number) => `acct:${userId}`;
+export const unknownEmailKey = (siteId: number, email: string) => `email:${siteId}:${email.trim().toLowerCase()}`;
+export const ipKey = (ip: string) => `ip:${ip}`;
+
+export interface Block {
+  key: string;
+  until: Date;
+  /** Whole minutes left, rounded up (at least 1): what the member is told. */
+  minutes: number;
+}
+
+type Deps = { db: Db; clock: Clock };
+
+/** Minutes left until `until`, rounded up, never below 1. */
+export function minutesLeft(until: Date, now: Date): number {
+  return Math.max(1, Math.ceil((until.getTime() - now.getTime()) / MINUTE));
+}
+
+/** The longest block running on any of `keys`, or null when none is. */
+export async function activeBlock(deps: Deps, keys: string[]): Promise<Block | null> {
+  if (keys.length === 0) return null;
+  const now = deps.clock.now();
+  const rows = await deps.db
+    .select({ key: loginThrottle.key, until: loginThrottle.blockedUntil })
+    .from(loginThrottle)
+    .where(and(inArray(loginThrottle.key, keys), gt(loginThrottle.blockedUntil, now)));
+  let longest: Block | null = null;
+  for (const row of rows) {
+    if (row.until && (!longest || row.until > longest.until)) longest = { key: row.key, until: row.until, minutes: minutesLeft(row.until, now) };
+  }
+  return longest;
+}
+
+/**
+ * Counts one failure on `key` in a single statement (insert, or update the row in place): a window
+ * older than `rule.windowMs` or a block that has ended starts over at 1; reaching the limit starts a
+ * block of `rule.blockMs`; a block already running is kept as it is. Returns the block when the key is
+ * blocked after this failure.
+ */
+export async function recordFailure(deps: Deps, key: string, rule: ThrottleRule): Promise<{ failures: number; block: Block | null }> {
+  const now = deps.clock.now();
+  const nowSql = sql`${now.toISOString()}::timestamptz`;
+  const windowFloor = sql`${new Date(now.getTime() - rule.windowMs).toISOString()}::timestamptz`;
+  const blockEnd = new Date(now.getTime() + rule.blockMs);
+  const blockEndSql = sql`${blockEnd.toISOString()}::timestamptz`;
+  // Inside ON CONFLICT … DO UPDATE the table name refers to the row as it was before this statement.
+  const old = {
+    failures: sql.raw('"login_throttle"."failures"'),
+    windowStart: sql.raw('"login_throttle"."window_start"'),
+    blockedUntil: sql.raw('"login_throttle"."blocked_until"'),
+  };
+  const startsOver = sql`(${old.windowStart} <= ${windowFloor} or (${old.blockedUntil} is not null and ${old.blockedUntil} <= ${nowSql}))`;
+  const failures = sql`(case when ${startsOver} then 1 else ${old.failures} + 1 end)`;
+  const [row] = await deps.db
+    .insert(loginThrottle)
+    .values({ key, failures: 1, windowStart: now, blockedUntil: rule.limit <= 1 ? blockEnd : null })
+    .onConflictDoUpdate({
+      target: loginThrottle.key,
+      set: {
+        failures,
+        windowStart: sql`(case when ${startsOver} then ${nowSql} else ${old.windowStart} end)`,
+        blockedUntil: sql`(case when ${old.blockedUntil} > ${nowSql} then ${old.blockedUntil} when ${failures} >= ${rule.limit} then ${blockEndSql} else null end)`,
+      },
+    })
+    .returning({ failures: loginThrottle.failures, until: loginThrottle.blockedUntil });
+  const until = row?.until && row.until.getTime() > now.getTime() ? row.until : null;
+  return { failures: row?.failures ?? 1, block: until ? { key, until, minutes: minutesLeft(until, now) } : null };
+}
+
+/** Forgets the failures of `key` (a successful login, a completed password reset). */
+export async function clearFailures(deps: Pick<Deps, 'db'>, key: string): Promise<void> {
+  await deps.db.delete(loginThrottle).where(eq(loginThrottle.key, key));
+}
+
+/** Removes rows whose window and block are long over (housekeeping; safe to run at any time). */
+export async function pruneThrottle(deps: Deps, olderThanMs = 24 * 3600 * 1000): Promise<number> {
+  const now = deps.clock.now();
+  const cutoff = new Date(now.getTime() - olderThanMs);
+  const removed = await deps.db
+    .delete(loginThrottle)
+    .where(and(lt(loginThrottle.windowStart, cutoff), or(isNull(loginThrottle.blockedUntil), lt(loginThrottle.blockedUntil, now))))
+    .returning({ key: loginThrottle.key });
+  return removed.length;
+}
+
+/** The keys one login attempt is counted on. */
+export interface LoginKeys {
+  account: string;
+  ip: string | null;
+}
+
+/** The block that refuses this login attempt, if any (account or IP, the longer one). */
+export function loginBlock(deps: Deps, keys: LoginKeys): Promise<Block | null> {
+  return activeBlock(deps, keys.ip ? [keys.account, keys.ip] : [keys.account]);
+}
+
+/** Counts a failed login on the account and on the IP; returns the block it caused, if any. */
+export async function recordLoginFailure(deps: Deps, keys: LoginKeys): Promise<Block | null> {
+  const account = await recordFailure(deps, keys.account, ACCOUNT_RULE);
+  const ip = keys.ip ? await recordFailure(deps, keys.ip, IP_RULE) : null;
+  const blocks = [account.block, ip?.block].filter((b): b is Block => b !== null);
+  return blocks.sort((a, b) => b.until.getTime() - a.until.getTime())[0] ?? null;
+}

@@ -1,0 +1,57 @@
+/**
+ * Credit packages a site sells (PREM-01, CRD-02) and how their prices are shown. Credits and cents are
+ * integers; only the display divides.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { creditPackages } from '../../db/schema';
+
+export interface CreditPackage {
+  id: number;
+  credits: number;
+  priceCents: number;
+  currency: string;
+  highlighted: boolean;
+  /** Price of one credit in cents, unrounded (for display only). */
+  centsPerCredit: number;
+  /** Percentage saved per credit against the site's dearest package (0 for that one). */
+  savingPercent: number;
+}
+
+/** The active packages of a site, cheapest first (by sort order, then credits). */
+export async function listPackages(db: Db, siteId: number): Promise<CreditPackage[]> {
+  const rows = await db
+    .select()
+    .from(creditPackages)
+    .where(and(eq(creditPackages.siteId, siteId), eq(creditPackages.active, true)))
+    .orderBy(asc(creditPackages.sortOrder), asc(creditPackages.credits), asc(creditPackages.id));
+  const perCredit = rows.map((row) => row.priceCents / row.credits);
+  const dearest = Math.max(0, ...perCredit);
+  return rows.map((row, i) => ({
+    id: row.id,
+    credits: row.credits,
+    priceCents: row.priceCents,
+    currency: row.currency,
+    highlighted: row.highlighted,
+    centsPerCredit: perCredit[i]!,
+    savingPercent: dearest > 0 ? Math.floor((1 - perCredit[i]! / dearest) * 100) : 0,
+  }));
+}
+
+/**
+ * An amount of money in the visitor's language with its currency sign: `formatMoney(1995, 'EUR', 'nl')`
+ * is "€ 19,95", in de "19,95 €", in en "€19.95". `fractionDigits` widens the decimals (price per credit).
+ */
+export function formatMoney(cents: number, currency: string, lang: string, fractionDigits?: number): string {
+  const options: Intl.NumberFormatOptions = { style: 'currency', currency };
+  if (fractionDigits !== undefined) {
+    options.minimumFractionDigits = fractionDigits;
+    options.maximumFractionDigits = fractionDigits;
+  }
+  return new Intl.NumberFormat(lang, options).format(cents / 100);
+}
+
+/** A plain number in the visitor's language ("1.200" in nl, "1,200" in en). */
+export function formatNumber(value: number, lang: string): string {
+  return new Intl.NumberFormat(lang).format(value);
+}

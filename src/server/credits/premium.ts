@@ -1,0 +1,14 @@
+/**
+ * What premium membership gives (SPEC §6, §9): the numbers the premium page, the pricing page and the
+ * static texts quote. The features that enforce them (photos, conversations) use the same values.
+ */
+
+/** The premium claim of SPEC §9: '46% more chance'. */
+export const PREMIUM_CLAIM_PERCENT = 46;
+/** Photos a member may upload: free / premium (SPEC §5, §9). */
+export const FREE_PHOTO_LIMIT = 3;
+export const PREMIUM_PHOTO_LIMIT = 25;
+/** Conversations a free member may start (SPEC §9). */
+export const FREE_CONVERSATION_LIMIT = 2;
+/** Days a deleted account can still be reactivated (SPEC §4, §9). */
+export const DELETE_GRACE_DAYS = 14;

@@ -1,0 +1,125 @@
+/**
+ * Erases the personal data of accounts deleted 14 or more days ago (DEL-01, GDPR-01). The account row
+ * stays, anonymised, so the credit ledger (bookkeeping must be kept) still points at a user id:
+ * - photo files are deleted from the store and their rows removed;
+ * - the profile is anonymised: name 'deleted', no about text, no attributes, no photo, no region,
+ *   the birth date cut to 1 January of its year (the row needs one), hidden;
+ * - the e-mail address becomes `deleted-<id>@invalid`, the password hash, tracking record and signup
+ *   message are cleared;
+ * - sessions, account tokens, push subscriptions, mails sent to the member and their page events are removed.
+ * Each account is erased in its own transaction, conditional on still being deleted and past the
+ * grace period, so a reactivation at the same moment wins or loses cleanly. Files go after the commit:
+ * a crash in between leaves unreferenced files, never rows without their files.
+ */
+import { and, eq, lte, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { accountTokens, mailOutbox, pageEvents, photos, profiles, pushSubscriptions, sessions, users } from '../../db/schema';
+import type { Clock } from '../clock';
+import type { Logger } from '../logger';
+import type { PhotoStore } from '../photos/store';
+
+/**
+ * SPEC §9: a deleted account can be restored for 14 days, then it is erased. Defined here rather than
+ * in accounts/deletion.ts (which re-exports them) because this module is loaded by the app context
+ * from source, where nothing may pull in the i18n catalogues that account mails need.
+ */
+export const DELETE_GRACE_DAYS = 14;
+export const DELETE_GRACE_MS = DELETE_GRACE_DAYS * 24 * 3600 * 1000;
+
+/** The address an erased account keeps: unique per account and never deliverable (RFC 2606 .invalid). */
+export function erasedEmail(userId: number): string {
+  return `deleted-${userId}@invalid`;
+}
+
+export interface EraseDeps {
+  db: Db;
+  clock: Clock;
+  photos: PhotoStore;
+  log?: Pick<Logger, 'info' | 'warn'>;
+}
+
+export interface EraseResult {
+  erased: number[];
+  filesDeleted: number;
+}
+
+/** Accounts handled per run; the next run (an hour later) takes the rest. */
+export const ERASE_BATCH = 200;
+
+export async function eraseDeletedAccounts(deps: EraseDeps, options: { batch?: number } = {}): Promise<EraseResult> {
+  const cutoff = new Date(deps.clock.now().getTime() - DELETE_GRACE_MS);
+  const due = and(
+    eq(users.status, 'deleted'),
+    lte(users.deletedAt, cutoff),
+    // Not erased yet: the placeholder address is set by the erase itself.
+    or(ne(users.email, sql`'deleted-' || ${users.id} || '@invalid'`), sql`${users.passwordHash} is not null`),
+  );
+  const candidates = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(due)
+    .orderBy(users.deletedAt)
+    .limit(options.batch ?? ERASE_BATCH);
+
+  const result: EraseResult = { erased: [], filesDeleted: 0 };
+  for (const { id } of candidates) {
+    const files = await deps.db.transaction(async (tx) => {
+      const [before] = await tx.select({ email: users.email, siteId: users.siteId }).from(users).where(eq(users.id, id)).for('update');
+      if (!before) return null;
+      const [user] = await tx
+        .update(users)
+        .set({
+          email: erasedEmail(id),
+          passwordHash: null,
+          tracking: null,
+          signupMessage: null,
+          signupMemberId: null,
+          dismissals: {},
+          invisible: true,
+        })
+        .where(and(eq(users.id, id), due))
+        .returning({ id: users.id });
+      if (!user) return null; // reactivated (or erased by another run) meanwhile
+      const removed = await tx.delete(photos).where(eq(photos.userId, id)).returning({ filename: photos.filename, thumbFilename: photos.thumbFilename });
+      await tx
+        .update(profiles)
+        .set({
+          name: 'deleted',
+          status: 'disabled',
+          about: '',
+          birthDate: sql`make_date(extract(year from ${profiles.birthDate})::int, 1, 1)`,
+          city: null,
+          regionId: null,
+          hairColour: null,
+          eyeColour: null,
+          bodyType: null,
+          relationshipStatus: null,
+          tattoos: null,
+          interests: [],
+          signupReason: null,
+          mainPhotoId: null,
+        })
+        .where(eq(profiles.userId, id));
+      await tx.delete(sessions).where(eq(sessions.userId, id));
+      await tx.delete(accountTokens).where(eq(accountTokens.userId, id));
+      await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, id));
+      await tx
+        .delete(mailOutbox)
+        .where(or(eq(mailOutbox.userId, id), and(eq(mailOutbox.siteId, before.siteId), sql`lower(${mailOutbox.toAddress}) = ${before.email.toLowerCase()}`)));
+      await tx.delete(pageEvents).where(eq(pageEvents.userId, id));
+      return removed.flatMap((r) => [r.filename, r.thumbFilename]);
+    });
+    if (files === null) continue;
+    result.erased.push(id);
+    for (const name of files) {
+      try {
+        await deps.photos.delete(name);
+        result.filesDeleted++;
+      } catch (err) {
+        deps.log?.warn({ err, name, userId: id }, 'erase: photo file not deleted');
+      }
+    }
+  }
+  if (result.erased.length > 0) deps.log?.info({ erased: result.erased.length, files: result.filesDeleted }, 'erased deleted accounts');
+  return result;
+}

@@ -1,0 +1,90 @@
+/**
+ * Warning banners and push in a real browser: the photo alert is dismissed and stays gone (ALR-01,
+ * ALR-04), the activation reminder after signup is a modal on desktop and an alert on a smartphone
+ * (ACT-02), the push service worker registers and the push alert shows when push is available
+ * (PUSH-01, ALR-02).
+ */
+import { randomBytes } from 'node:crypto';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+
+/** A fresh member as after signup: unconfirmed, profile hidden, no photo; signed in in this browser. */
+async function newMember(page: Page, context: BrowserContext) {
+  const base = test.info().project.use.baseURL!;
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: base },
+    { name: 'entry_ok', value: '1', url: base },
+  ]);
+  const email = `alerts-${randomBytes(5).toString('hex')}@example.com`;
+  const res = await page.request.post('/api/signup.php', {
+    headers: { 'X-Requested-With': 'XMLHttpRequest' },
+    data: { email, name: `Ivy${randomBytes(2).toString('hex')}`, password: 'browser passphrase 77', date_of_birth: '1991-07-09', gender: 'female', looking_for: 'male' },
+  });
+  expect(res.status()).toBe(201);
+  return { email };
+}
+
+test('ALR-01 ALR-04 a member without a photo sees the photo alert, dismisses it, and it stays gone after a reload', async ({ page, context }) => {
+  await newMember(page, context);
+  await page.goto('/members');
+  const alert = page.locator('[data-alert="enrich"]');
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText('Add a profile photo');
+  const dismissed = page.waitForResponse((r) => r.url().endsWith('/api/alert-dismiss.php') && r.status() === 200);
+  await alert.getByRole('button', { name: 'Dismiss this notice' }).click();
+  await dismissed;
+  await expect(alert).toBeHidden();
+  await page.reload();
+  await expect(page.locator('[data-alert="enrich"]')).toHaveCount(0);
+  // Not shown on the own profile page either way.
+  await page.goto('/profile');
+  await expect(page.locator('[data-alert="enrich"]')).toHaveCount(0);
+});
+
+test('ACT-02 after signup the activation reminder is a modal on desktop, closable, then the alert shows', async ({ page, context }) => {
+  const { email } = await newMember(page, context);
+  await page.goto('/members?api_signup_complete=1');
+  const dialog = page.locator('dialog[data-activation-modal]');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(email);
+  expect(await dialog.evaluate((d) => d.matches(':modal'))).toBe(true);
+  await expect(page.locator('[data-activation-alert]')).toBeHidden();
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('[data-activation-alert]')).toBeVisible();
+  // The one-off parameter is gone: a reload shows the alert, no modal.
+  expect(new URL(page.url()).searchParams.has('api_signup_complete')).toBe(false);
+  await page.reload();
+  await expect(page.locator('dialog[data-activation-modal]')).toHaveCount(0);
+  await expect(page.locator('[data-activation-alert]')).toBeVisible();
+});
+
+test('ACT-02 on a 360 px smartphone the activation reminder is an alert, never a modal; "send again" answers in place', async ({ page, context }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const { email } = await newMember(page, context);
+  await page.goto('/members?api_signup_complete=1');
+  const alert = page.locator('[data-activation-alert]');
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText(email);
+  await expect(page.locator('dialog[data-activation-modal]')).toBeHidden();
+  expect(await page.locator('dialog[data-activation-modal]').evaluate((d) => d.matches(':modal'))).toBe(false);
+  // The signup mail was just sent: asking again is refused with a translated message, in place.
+  await alert.getByRole('button', { name: 'Send the e-mail again' }).click();
+  await expect(alert.locator('[data-activation-status]')).toHaveText('We just sent you an e-mail. You can request a new one in 10 minutes.');
+  await expect(page).toHaveURL(/\/members/);
+});
+
+test('PUSH-01 ALR-02 a member’s browser registers the push service worker and is offered push where it is available', async ({ page, context }) => {
+  await context.grantPermissions(['notifications']);
+  await newMember(page, context);
+  await page.goto('/members');
+  const scriptURL = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL ?? null);
+  expect(scriptURL).toMatch(/\/sw\.js$/);
+  const push = page.locator('[data-alert="push"]');
+  await expect(push).toBeVisible();
+  await expect(push.getByRole('button', { name: 'Turn on' })).toBeVisible();
+  // Dismissed, it stays hidden after a reload.
+  await push.getByRole('button', { name: 'Dismiss this notice' }).click();
+  await expect(push).toBeHidden();
+  await page.reload();
+  await expect(page.locator('[data-alert="push"]')).toHaveCount(0);
+});

@@ -1,0 +1,87 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const base = () => test.info().project.use.baseURL!;
+const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+async function fillSignup(scope: ReturnType<Page['locator']>, email: string, name: string) {
+  await scope.getByLabel('E-mail address').fill(email);
+  await scope.getByLabel('Profile name').fill(name);
+  await scope.getByLabel('Password').fill('zonnige-dinsdag-42');
+  await scope.getByLabel('Date of birth').fill('1992-03-04');
+  await scope.getByLabel('I am a').selectOption('female');
+  await scope.getByLabel('Looking for').selectOption('male');
+}
+
+async function activationLink(page: Page, email: string): Promise<string> {
+  await page.goto(`/dev/mail?to=${encodeURIComponent(email)}`);
+  await page.locator('tbody tr a').first().click();
+  await expect(page.locator('[data-mail-to]')).toHaveText(email);
+  return (await page.locator('[data-mail-links] a').first().getAttribute('href'))!;
+}
+
+test('SIGN-01 on desktop the signup modal opens from the signup entry and cannot be closed while signing up', async ({ page, context }) => {
+  await context.addCookies([{ name: 'lang', value: 'en', url: base() }, { name: 'entry_ok', value: '1', url: base() }]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/');
+  const modal = page.locator('dialog[data-signup-modal]');
+  // The island hydrates when the browser is idle; the entry link is a plain link until then.
+  await expect(page.locator('astro-island[component-url*="SignupModal"]')).not.toHaveAttribute('ssr');
+  await page.locator('[data-signup-entry]').first().click();
+  await expect(modal).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  // Escape closes it while nothing is in progress.
+  await page.keyboard.press('Escape');
+  await expect(modal).toBeHidden();
+  await page.locator('[data-signup-entry]').first().click();
+  await expect(modal).toBeVisible();
+
+  const email = `modal-${unique()}@example.com`;
+  await fillSignup(modal, email, 'Maud');
+  // Hold the signup request so the "in progress" state can be checked.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/api/signup.php', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await modal.getByRole('button', { name: 'Sign up free' }).click();
+  await expect(modal.getByRole('button', { name: 'Creating your account…' })).toBeDisabled();
+  await page.keyboard.press('Escape');
+  await page.mouse.click(5, 5); // the backdrop
+  await expect(modal).toBeVisible();
+  release();
+  await expect(page).toHaveURL(/\/complete-signup/);
+
+  const link = await activationLink(page, email);
+  await page.goto(link);
+  await expect(page.locator('[data-activation="done"]')).toBeVisible();
+  await expect(page.locator('[data-promo-cards] li')).not.toHaveCount(0);
+  expect((await page.request.get('/api/user.php')).status()).toBe(200);
+  expect((await (await page.request.get('/api/user.php')).json()).status).toBe('active');
+});
+
+test('SIGN-01 SIGN-05 on a phone the signup entry goes to /signup, errors show in place, and the account is activated by mail', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, baseURL: base() });
+  await context.addCookies([{ name: 'lang', value: 'en', url: base() }, { name: 'entry_ok', value: '1', url: base() }]);
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.locator('[data-signup-entry]').first().click();
+  await expect(page).toHaveURL(/\/signup$/);
+  const form = page.locator('[data-signup-form]');
+  const email = `phone-${unique()}@gmial.com`;
+  await fillSignup(form, email, 'Iris');
+  await expect(form.locator('[data-email-suggestion]')).toContainText('gmail.com');
+  await form.getByLabel('Date of birth').fill('2015-01-01');
+  await form.getByRole('button', { name: 'Sign up free' }).click();
+  await expect(form.locator('[data-field-error="date_of_birth"]')).toContainText('18+');
+  await expect(page).toHaveURL(/\/signup$/);
+  await form.getByLabel('Date of birth').fill('1992-03-04');
+  await form.getByRole('button', { name: 'Sign up free' }).click();
+  await expect(page).toHaveURL(/\/complete-signup/);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const link = await activationLink(page, email);
+  await page.goto(link);
+  await expect(page.locator('[data-activation="done"]')).toBeVisible();
+  await context.close();
+});

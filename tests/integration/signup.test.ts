@@ -1,0 +1,116 @@
+/** Signup and activation over HTTP against the built server and a real database. */
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/db/schema';
+import { startTestServer, type TestServer } from '../setup/server';
+
+const XHR = { 'x-requested-with': 'XMLHttpRequest' };
+const good = { email: 'nina@example.com', name: 'Nina', password: 'zonnige-dinsdag-42', date_of_birth: '1990-06-01', gender: 'female', looking_for: 'male' };
+
+describe('signup over HTTP', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const userCount = async () => (await server.booted.app.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n;
+
+  it('SIGN-05 each bad field gets its translated error and nothing is stored', async () => {
+    const before = await userCount();
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ ...good, email: 'nina@' }, 'email', 'Ongeldige e-mail'],
+      [{ ...good, email: 'nina@mailinator.com' }, 'email', 'wegwerp'],
+      [{ ...good, name: 'nina@example.com' }, 'name', 'e-mailadres'],
+      [{ ...good, name: '@nina' }, 'name', '@'],
+      [{ ...good, password: 'qwerty123' }, 'password', 'te vaak'],
+      [{ ...good, date_of_birth: '2012-01-01' }, 'date_of_birth', '18+'],
+      [{ ...good, gender: 'robot' }, 'gender', ''],
+    ];
+    for (const [body, field, text] of cases) {
+      const res = await server.request('/api/signup.php', { method: 'POST', headers: XHR, cookies: { lang: 'nl' }, body });
+      expect(res.status, field).toBe(400);
+      expect(res.json().error).toBe('validation_failed');
+      expect(Object.keys(res.json().fields)).toContain(field);
+      if (text) expect(res.json().field_messages[field]).toContain(text);
+      expect(res.setCookies.session).toBeUndefined();
+    }
+    const noHeader = await server.request('/api/signup.php', { method: 'POST', body: good });
+    expect(noHeader.json().error).toBe('client_header_required');
+    const garbage = await server.request('/api/signup.php', { method: 'POST', headers: XHR, body: '[1,2' });
+    expect(garbage.json().error).toBe('validation_failed');
+    expect(await userCount()).toBe(before);
+  });
+
+  it('SIGN-05 a mistyped domain comes back with a suggestion', async () => {
+    const res = await server.request('/api/signup.php', { method: 'POST', headers: XHR, body: { ...good, email: 'nina@gmial.com', password: '1' } });
+    expect(res.json().suggestion).toBe('nina@gmail.com');
+  });
+
+  it('SIGN-06 ACT-01 signing up logs in, grants the signup credits and mails the activation link that confirms the address', async () => {
+    const res = await server.request('/api/signup.php', { method: 'POST', headers: XHR, cookies: { lang: 'en' }, body: good });
+    expect(res.status).toBe(201);
+    const settings = (await server.request('/api/settings.php')).json();
+    expect(res.json()).toMatchObject({ status: 'not_confirmed', credits: settings.signup_credits, paid_user: false, profile: { name: 'Nina', status: 'disabled' } });
+    const token = res.setCookies.session!.value;
+    expect((await server.request('/api/user.php', { cookies: { session: token } })).json().email).toBe(good.email);
+    const [mail] = await server.booted.app.mailer.recent(1, good.email);
+    expect(mail!.subject).toContain(settings.name);
+    expect(mail!.kind).toBe('activation');
+    const link = /http:\/\/localhost:\d+(\/activate\/done\?token=[\w-]+)/.exec(mail!.text)![1]!;
+    const done = await server.request(link);
+    expect(done.status).toBe(303);
+    expect(done.headers.location).toMatch(/^\/activate\/done\?name=Nina/);
+    const page = await server.request(done.headers.location as string, { cookies: { lang: 'en', session: token } });
+    expect(page.text).toContain('data-activation="done"');
+    expect(page.text).toContain('data-promo-cards');
+    expect((await server.request('/api/user.php', { cookies: { session: token } })).json().status).toBe('active');
+    const again = await server.request(link);
+    expect(again.headers.location).toBe('/activate/error?reason=used');
+    const errorPage = await server.request('/activate/error?reason=used', { cookies: { lang: 'en' } });
+    expect(errorPage.status).toBe(400);
+    expect(errorPage.text).toContain('already used');
+  });
+
+  it('SIGN-03 the same address cannot sign up twice on one site, but may on another site', async () => {
+    const res = await server.request('/api/signup.php', { method: 'POST', headers: XHR, body: { ...good, email: 'NINA@example.com' } });
+    expect(res.json().fields.email).toBe('email_taken');
+    const other = await server.request('/api/signup.php', { method: 'POST', host: '127.0.0.1', headers: XHR, cookies: { tracking: encodeURIComponent(JSON.stringify({ network: 'n' })) }, body: good });
+    expect(other.status).toBe(201);
+  });
+
+  it('AUTH-05 a site that needs a traffic source refuses visitors without one', async () => {
+    const res = await server.request('/api/signup.php', { method: 'POST', host: '127.0.0.1', headers: XHR, body: { ...good, email: 'x1@example.com' } });
+    expect(res.status).toBe(403);
+    expect(res.json().error).toBe('signups_closed');
+    const page = await server.request('/signup', { host: '127.0.0.1', cookies: { lang: 'en' } });
+    expect(page.status).toBe(403);
+    expect(page.text).toContain('data-signups-closed');
+  });
+
+  it('SIGN-01 the /signup page works without JavaScript: a form post signs up and continues to /complete-signup', async () => {
+    const origin = `http://localhost:${server.port}`;
+    const form = new URLSearchParams({ ...good, email: 'form@example.com', name: 'Fenna' }).toString();
+    const bad = await server.request('/signup', { method: 'POST', cookies: { lang: 'nl' }, headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: form.replace('1990-06-01', '2015-06-01') });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('18+');
+    expect(bad.text).toContain('value="form@example.com"');
+    const ok = await server.request('/signup', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: form });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.location).toBe('/complete-signup');
+    expect(ok.setCookies.session?.value).toBeTruthy();
+    const [row] = await server.booted.app.db.select().from(users).where(eq(users.email, 'form@example.com'));
+    expect(row?.status).toBe('not_confirmed');
+  });
+
+  it('SIGN-01 visitors’ pages carry the desktop signup modal island; members’ pages do not', async () => {
+    const visitor = await server.request('/', { cookies: { lang: 'en' } });
+    expect(visitor.text).toContain('astro-island');
+    expect(visitor.text).toMatch(/SignupModal/);
+    const login = await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'free@demo.test', password: 'demo-password-1' } });
+    const member = await server.request('/members', { cookies: { lang: 'en', session: login.setCookies.session!.value } });
+    expect(member.status).toBe(200);
+    expect(member.text).not.toMatch(/SignupModal/);
+  });
+});
