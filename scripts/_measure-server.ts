@@ -43,8 +43,9 @@ export interface Budgets {
   lighthouse: LighthouseBudget;
 }
 
+/** budgets.json of the project (BUDGETS_FILE=<path> reads another, e.g. to try a threshold). */
 export async function readBudgets(): Promise<Budgets> {
-  return JSON.parse(await readFile(join(projectRoot(), 'budgets.json'), 'utf8')) as Budgets;
+  return JSON.parse(await readFile(process.env.BUDGETS_FILE ?? join(projectRoot(), 'budgets.json'), 'utf8')) as Budgets;
 }
 
 export interface MeasureServer {
@@ -52,6 +53,8 @@ export interface MeasureServer {
   port: number;
   /** `http://localhost:{port}`: site 1 (the default site). */
   origin: string;
+  /** The throwaway data folder (photos), removed by close(). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -71,6 +74,7 @@ export async function startMeasureServer(): Promise<MeasureServer> {
     booted,
     port,
     origin: `http://localhost:${port}`,
+    dataDir,
     close: async () => {
       await booted.close();
       await rm(dataDir, { recursive: true, force: true });

@@ -3,7 +3,8 @@
  * simulated throttling: Lighthouse's default lab settings) in the system Chromium against the landing
  * page and three landers as a Dutch visitor who accepted the entry warning, prints per URL the
  * performance and accessibility scores, LCP, CLS and TBT, and exits 1 when a figure misses the
- * thresholds in budgets.json (`lighthouse`), or when a URL is missing whose page type budgets.json marks
+ * thresholds in budgets.json (`lighthouse`) — judged on one run, or on the median of three when the
+ * first run misses — or when a URL is missing whose page type budgets.json marks
  * `required`. Missing URLs of other page types are reported only.
  *
  * LIGHTHOUSE_REPORT_DIR=<dir> keeps the full JSON report of each URL.
@@ -13,13 +14,13 @@
  *
  *   npm run build && npm run lighthouse
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { rawRequest, readBudgets, startMeasureServer, VISITOR_COOKIES } from './_measure-server';
+import { rawRequest, readBudgets, startMeasureServer, VISITOR_COOKIES, type LighthouseBudget } from './_measure-server';
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
@@ -32,6 +33,7 @@ interface Row {
   cls?: number;
   tbtMs?: number;
   seconds?: number;
+  runs?: number;
   problems: string[];
 }
 
@@ -48,6 +50,15 @@ async function main(): Promise<number> {
   try {
     await warmCompressionCache(server.port, limits.urls);
     chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+    // A CI timeout stops this script with SIGTERM: take Chromium along instead of leaving it running.
+    const launched = chrome;
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+      process.once(signal, () => {
+        launched.kill();
+        rmSync(server.dataDir, { recursive: true, force: true });
+        process.exit(128 + (signal === 'SIGHUP' ? 1 : signal === 'SIGINT' ? 2 : 15));
+      });
+    }
     for (const path of limits.urls) {
       const probe = await rawRequest(server.port, path, { headers: { cookie: VISITOR_COOKIES } });
       if (probe.status !== 200) {
@@ -55,61 +66,34 @@ async function main(): Promise<number> {
         rows.push({ url: path, status: required ? 'fail' : 'missing', problems: [`missing (HTTP ${probe.status})${required ? ', required' : ''}`] });
         continue;
       }
-      const t0 = Date.now();
-      const result = await lighthouse(`${server.origin}${path}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility'],
-        extraHeaders: { Cookie: VISITOR_COOKIES },
-      });
-      const seconds = (Date.now() - t0) / 1000;
-      const lhr = result?.lhr;
-      if (reportDir && result) {
-        await mkdir(reportDir, { recursive: true });
-        await writeFile(join(reportDir, `${path.replace(/^\/$/, 'landing').replace(/^\//, '').replace(/\W+/g, '-')}.report.json`), JSON.stringify(lhr));
-      }
-      if (!lhr || lhr.runtimeError) {
-        rows.push({ url: path, status: 'error', seconds, problems: [`Lighthouse failed: ${lhr?.runtimeError?.message ?? 'no result'}`] });
-        continue;
-      }
-      const row: Row = {
-        url: path,
-        status: 'ok',
-        seconds,
-        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
-        accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
-        lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
-        cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
-        tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
-        problems: [],
-      };
-      if (!(row.performance! >= limits.performance)) row.problems.push(`performance ${row.performance} < ${limits.performance}`);
-      if (!(row.accessibility! >= limits.accessibility)) row.problems.push(`accessibility ${row.accessibility} < ${limits.accessibility}`);
-      if (!(row.lcpMs! <= limits.lcpMs)) row.problems.push(`LCP ${Math.round(row.lcpMs!)} ms > ${limits.lcpMs} ms`);
-      if (!(row.cls! <= limits.cls)) row.problems.push(`CLS ${row.cls!.toFixed(3)} > ${limits.cls}`);
-      if (!(row.tbtMs! <= limits.tbtMs)) row.problems.push(`TBT ${Math.round(row.tbtMs!)} ms > ${limits.tbtMs} ms`);
-      if (row.problems.length > 0) {
-        row.status = 'fail';
-        // What Lighthouse would do about it: the failing audits of the two categories, worst first.
-        for (const category of ['performance', 'accessibility'] as const) {
-          const refs = lhr.categories[category]?.auditRefs ?? [];
-          const failing = refs
-            .map((ref) => lhr.audits[ref.id])
-            .filter((a): a is NonNullable<typeof a> => !!a && a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')
-            .slice(0, 6)
-            .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`);
-          if (failing.length > 0) row.problems.push(`${category} audits below 0.9: ${failing.join(', ')}`);
+      // One run; when it misses a threshold, two more, and the median of each figure decides: on a
+      // shared 2-core machine a busy moment stretches the observed CPU tasks that Lighthouse's
+      // simulation scales up (seen: tinderswipe LCP 1.6 s once, 1.05–1.14 s in the next three runs),
+      // and one unlucky run should not fail the build.
+      const runs: Measured[] = [];
+      let row: Row | undefined;
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const measured = await measure(chrome.port, `${server.origin}${path}`, reportDir, path);
+        if ('error' in measured) {
+          row = { url: path, status: 'error', seconds: measured.seconds, problems: [`Lighthouse failed: ${measured.error}`] };
+          break;
         }
+        runs.push(measured);
+        row = judge(path, runs, limits);
+        if (row.status === 'ok' && attempt === 1) break;
       }
-      rows.push(row);
+      rows.push(row!);
+      if (row!.status === 'fail' && runs.length > 0) {
+        // What Lighthouse would do about it: the failing audits of the two categories (last run).
+        row!.problems.push(...runs.at(-1)!.advice);
+      }
     }
   } finally {
     await chrome?.kill();
     await server.close();
   }
 
-  const header = ['URL', 'perf', 'a11y', 'LCP ms', 'CLS', 'TBT ms', 'run s', 'verdict'];
+  const header = ['URL', 'perf', 'a11y', 'LCP ms', 'CLS', 'TBT ms', 'runs', 'run s', 'verdict'];
   const cells = rows.map((r) => [
     r.url,
     r.performance === undefined ? '-' : String(r.performance),
@@ -117,6 +101,7 @@ async function main(): Promise<number> {
     r.lcpMs === undefined ? '-' : String(Math.round(r.lcpMs)),
     r.cls === undefined ? '-' : r.cls.toFixed(3),
     r.tbtMs === undefined ? '-' : String(Math.round(r.tbtMs)),
+    r.runs === undefined ? '-' : String(r.runs),
     r.seconds === undefined ? '-' : r.seconds.toFixed(1),
     r.status === 'ok' ? 'ok' : r.status === 'missing' ? r.problems[0]! : `${r.status.toUpperCase()}: ${r.problems[0]}`,
   ]);
@@ -139,6 +124,83 @@ async function main(): Promise<number> {
   }
   console.log('lighthouse passed');
   return 0;
+}
+
+interface Measured {
+  performance: number;
+  accessibility: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  seconds: number;
+  advice: string[];
+}
+
+/** One Lighthouse run of `url` in the Chromium on `port`. */
+async function measure(port: number, url: string, reportDir: string | undefined, path: string): Promise<Measured | { error: string; seconds: number }> {
+  const t0 = Date.now();
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility'],
+    extraHeaders: { Cookie: VISITOR_COOKIES },
+  });
+  const seconds = (Date.now() - t0) / 1000;
+  const lhr = result?.lhr;
+  if (reportDir && lhr) {
+    await mkdir(reportDir, { recursive: true });
+    await writeFile(join(reportDir, `${path.replace(/^\/$/, 'landing').replace(/^\//, '').replace(/\W+/g, '-')}.report.json`), JSON.stringify(lhr));
+  }
+  if (!lhr || lhr.runtimeError) return { error: lhr?.runtimeError?.message ?? 'no result', seconds };
+  const advice: string[] = [];
+  for (const category of ['performance', 'accessibility'] as const) {
+    const failing = (lhr.categories[category]?.auditRefs ?? [])
+      .map((ref) => lhr.audits[ref.id])
+      .filter((a): a is NonNullable<typeof a> => !!a && a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')
+      .slice(0, 6)
+      .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`);
+    if (failing.length > 0) advice.push(`${category} audits below 0.9: ${failing.join(', ')}`);
+  }
+  return {
+    performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+    lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+    cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
+    tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
+    seconds,
+    advice,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The row for a URL: the median of each figure over the runs, checked against the thresholds. */
+function judge(url: string, runs: Measured[], limits: LighthouseBudget): Row {
+  const pick = (key: 'performance' | 'accessibility' | 'lcpMs' | 'cls' | 'tbtMs') => median(runs.map((r) => r[key]));
+  const row: Row = {
+    url,
+    status: 'ok',
+    runs: runs.length,
+    seconds: runs.reduce((n, r) => n + r.seconds, 0),
+    performance: pick('performance'),
+    accessibility: pick('accessibility'),
+    lcpMs: pick('lcpMs'),
+    cls: pick('cls'),
+    tbtMs: pick('tbtMs'),
+    problems: [],
+  };
+  if (!(row.performance! >= limits.performance)) row.problems.push(`performance ${row.performance} < ${limits.performance}`);
+  if (!(row.accessibility! >= limits.accessibility)) row.problems.push(`accessibility ${row.accessibility} < ${limits.accessibility}`);
+  if (!(row.lcpMs! <= limits.lcpMs)) row.problems.push(`LCP ${Math.round(row.lcpMs!)} ms > ${limits.lcpMs} ms`);
+  if (!(row.cls! <= limits.cls)) row.problems.push(`CLS ${row.cls!.toFixed(3)} > ${limits.cls}`);
+  if (!(row.tbtMs! <= limits.tbtMs)) row.problems.push(`TBT ${Math.round(row.tbtMs!)} ms > ${limits.tbtMs} ms`);
+  if (row.problems.length > 0) row.status = 'fail';
+  return row;
 }
 
 /**

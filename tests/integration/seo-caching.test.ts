@@ -230,7 +230,7 @@ describe('SEO and caching', () => {
       expect((await raw('/login', { cookie, 'accept-encoding': 'gzip, deflate, br' })).headers['content-encoding']).toBe('gzip');
     });
 
-    it('JSON of 1 kB or more is compressed; small bodies and HEAD are sent as they are', async () => {
+    it('JSON of 1 kB or more is compressed; small bodies are sent as they are, with their length', async () => {
       const settings = await raw('/api/settings.php', { 'accept-encoding': 'gzip' });
       expect(settings.headers['content-encoding']).toBe('gzip');
       expect(JSON.parse(decode(settings).toString('utf8')).domain).toBe(domains.localhost);

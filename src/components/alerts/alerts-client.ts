@@ -7,8 +7,8 @@
  *   modal (after signup) opens as a modal dialog from 768 px; below that the alert shows instead.
  */
 import { api } from '../../client/api';
-import { initPush, subscribePush } from '../../client/push';
-import { $pushOffer } from '../../stores/push';
+import { initPush, subscribePush, unsubscribePush } from '../../client/push';
+import { $push, $pushOffer } from '../../stores/push';
 
 /** From this width the activation reminder after signup is a modal; narrower screens are smartphones. */
 export const MODAL_QUERY = '(min-width: 768px)';
@@ -106,4 +106,19 @@ export function startAlerts(doc: Document, win: Window): void {
   });
   openActivationModal(doc, win);
   bindPush(root, doc);
+  bindLogout(doc, win);
+}
+
+/**
+ * Logging out ends this browser's push subscription first, so the next person using the browser does
+ * not receive the member's notifications. Logging out goes ahead whatever the push service answers.
+ */
+export function bindLogout(doc: Pick<Document, 'addEventListener'>, win: { location: Pick<Location, 'assign'> }, unsubscribe: () => Promise<unknown> = unsubscribePush): void {
+  doc.addEventListener('click', (event) => {
+    const link = (event.target as Element | null)?.closest?.('a[data-logout]') as HTMLAnchorElement | null | undefined;
+    if (!link || $push.get().status !== 'subscribed') return;
+    event.preventDefault();
+    const go = () => win.location.assign(link.href);
+    void unsubscribe().then(go, go);
+  });
 }
