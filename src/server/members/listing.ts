@@ -26,6 +26,35 @@ export function ageOn(birthDate: string, now: Date): number {
   return age;
 }
 
+/**
+ * The columns of a member card with their joins (region name, active main photo); callers add their
+ * conditions and order. Rows still carry `birthDate`; {@link toMemberCard} turns it into an age.
+ */
+export function selectMemberCards(db: Db) {
+  return db
+    .select({
+      id: users.id,
+      name: profiles.name,
+      birthDate: profiles.birthDate,
+      country: profiles.country,
+      region: regions.name,
+      city: profiles.city,
+      fictional: profiles.fictional,
+      thumb: photos.thumbFilename,
+      image: photos.filename,
+    })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .leftJoin(regions, eq(regions.id, profiles.regionId))
+    .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), eq(photos.status, 'active')))
+    .$dynamic();
+}
+
+/** A card row with the age on `now`. */
+export function toMemberCard<R extends { birthDate: string }>(row: R, now: Date): R & { age: number } {
+  return { ...row, age: ageOn(row.birthDate, now) };
+}
+
 export async function listMemberCards(
   db: Db,
   options: { siteId: number; now: Date; page?: number; perPage?: number; excludeUserId?: number | null },
@@ -40,22 +69,7 @@ export async function listMemberCards(
     options.excludeUserId ? ne(users.id, options.excludeUserId) : undefined,
   );
   const [rows, [count]] = await Promise.all([
-    db
-      .select({
-        id: users.id,
-        name: profiles.name,
-        birthDate: profiles.birthDate,
-        country: profiles.country,
-        region: regions.name,
-        city: profiles.city,
-        fictional: profiles.fictional,
-        thumb: photos.thumbFilename,
-        image: photos.filename,
-      })
-      .from(profiles)
-      .innerJoin(users, eq(users.id, profiles.userId))
-      .leftJoin(regions, eq(regions.id, profiles.regionId))
-      .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), eq(photos.status, 'active')))
+    selectMemberCards(db)
       .where(where)
       .orderBy(desc(profiles.lastActiveAt), desc(users.id))
       .limit(perPage)
@@ -68,6 +82,6 @@ export async function listMemberCards(
   ]);
   return {
     total: count?.n ?? 0,
-    cards: rows.map((r) => ({ ...r, age: ageOn(r.birthDate, options.now) })),
+    cards: rows.map((r) => toMemberCard(r, options.now)),
   };
 }

@@ -6,8 +6,8 @@
  */
 import { and, desc, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { photos, profiles, regions, users } from '../../db/schema';
-import { ageOn, type MemberCard } from './listing';
+import { photos, profiles, users } from '../../db/schema';
+import { ageOn, selectMemberCards, toMemberCard, type MemberCard } from './listing';
 
 /** Ages within this many years of the member's own. */
 export const MATCH_AGE_SPAN = 10;
@@ -63,22 +63,7 @@ export async function findSignupMatches(db: Db, options: SignupMatchesOptions): 
   const age = ageOn(me.birthDate, options.now);
   const range = birthDateRange(options.now, Math.max(age - MATCH_AGE_SPAN, options.minAge ?? 18), age + MATCH_AGE_SPAN);
   const limit = Math.min(Math.max(options.limit ?? MATCH_LIMIT, 1), 60);
-  const rows = await db
-    .select({
-      id: users.id,
-      name: profiles.name,
-      birthDate: profiles.birthDate,
-      country: profiles.country,
-      region: regions.name,
-      city: profiles.city,
-      fictional: profiles.fictional,
-      thumb: photos.thumbFilename,
-      image: photos.filename,
-    })
-    .from(profiles)
-    .innerJoin(users, eq(users.id, profiles.userId))
-    .leftJoin(regions, eq(regions.id, profiles.regionId))
-    .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), eq(photos.status, 'active')))
+  const rows = await selectMemberCards(db)
     .where(
       and(
         eq(profiles.siteId, options.siteId),
@@ -98,5 +83,5 @@ export async function findSignupMatches(db: Db, options: SignupMatchesOptions): 
       desc(users.id),
     )
     .limit(limit);
-  return rows.map((r) => ({ ...r, age: ageOn(r.birthDate, options.now) }));
+  return rows.map((r) => toMemberCard(r, options.now));
 }
