@@ -32,11 +32,11 @@ export function renderMail(site: Site, body: MailBody): { text: string; html: st
   const html = `<!doctype html><html><body style="margin:0;background:#f7f1f3;font-family:Arial,Helvetica,sans-serif;color:#212529">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px 12px">
 <table role="presentation" width="100%" style="max-width:560px;background:#fff;border-radius:8px" cellpadding="0" cellspacing="0">
-<tr><td style="background:#e0245e;color:#fff;padding:16px 24px;font-size:20px;font-weight:bold;border-radius:8px 8px 0 0">${escape(settings.name)}</td></tr>
+<tr><td style="background:#d6215a;color:#fff;padding:16px 24px;font-size:20px;font-weight:bold;border-radius:8px 8px 0 0">${escape(settings.name)}</td></tr>
 <tr><td style="padding:24px">
 <h1 style="font-size:20px;margin:0 0 16px">${escape(body.heading)}</h1>
 ${body.paragraphs.map((p) => `<p style="margin:0 0 12px;line-height:1.5">${escape(p)}</p>`).join('\n')}
-${body.button ? `<p style="margin:24px 0"><a href="${escape(body.button.url)}" style="background:#e0245e;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escape(body.button.label)}</a></p><p style="font-size:12px;color:#6c757d;word-break:break-all">${escape(body.button.url)}</p>` : ''}
+${body.button ? `<p style="margin:24px 0"><a href="${escape(body.button.url)}" style="background:#d6215a;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold">${escape(body.button.label)}</a></p><p style="font-size:12px;color:#6c757d;word-break:break-all">${escape(body.button.url)}</p>` : ''}
 </td></tr>
 <tr><td style="padding:16px 24px;font-size:12px;color:#6c757d;border-top:1px solid #eee">${escape(body.footer)} <a href="mailto:${escape(settings.support_email)}">${escape(settings.support_email)}</a> · <a href="tel:${escape(cleanPhone(settings.support_phone))}">${escape(settings.support_phone)}</a><br>${escape(company.name)}, ${escape(company.address)}, ${escape(company.city)} · <a href="https://${escape(settings.domain)}">${escape(settings.domain)}</a></td></tr>
 </table></td></tr></table></body></html>`;
