@@ -16,6 +16,10 @@ export default defineConfig({
   prefetch: false,
   devToolbar: { enabled: false },
   vite: {
+    // Stylesheets up to 20 kB (uncompressed) are inlined (build.inlineStylesheets 'auto' uses this limit):
+    // the landers' own CSS no longer blocks the first paint as a second request; the shared Bootstrap
+    // bundle (~160 kB) stays a cached file. Images come from /public and /photos, not from Vite.
+    build: { assetsInlineLimit: 20_000 },
     css: { preprocessorOptions: { scss: { quietDeps: true, silenceDeprecations: ['import', 'global-builtin', 'color-functions', 'if-function'] } } },
     ssr: { external: ['@electric-sql/pglite', 'sharp', '@node-rs/argon2', 'pino', 'postgres'] },
   },

@@ -67,6 +67,8 @@ test('SIGN-01 SIGN-05 on a phone the signup entry goes to /signup, errors show i
   await page.goto('/');
   await page.locator('[data-signup-entry]').first().click();
   await expect(page).toHaveURL(/\/signup$/);
+  // Typing before hydration is kept too (the form takes the DOM's values over); wait to test the in-place errors.
+  await expect(page.locator('astro-island[component-url*="SignupForm"]')).not.toHaveAttribute('ssr');
   const form = page.locator('[data-signup-form]');
   const email = `phone-${unique()}@gmial.com`;
   await fillSignup(form, email, 'Iris');

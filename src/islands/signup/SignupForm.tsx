@@ -3,7 +3,7 @@
  * before hydration; hydrated it posts to /api/signup.php and shows each field's error in place, with
  * the 'did you mean' suggestion for a mistyped e-mail domain.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { suggestEmail } from '../../shared/email';
 
@@ -41,6 +41,21 @@ export default function SignupForm(props: SignupFormProps) {
   const [suggestion, setSuggestion] = useState<string | null>(props.suggestion ?? null);
   const [status, setStatus] = useState<Status>('idle');
   const [formError, setFormError] = useState<string | null>(null);
+
+  // Whatever was typed before the island hydrated lives only in the DOM: take it over once.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const typed: Partial<typeof values> = {};
+    for (const key of Object.keys(values) as (keyof typeof values)[]) {
+      const el = form.elements.namedItem(key) as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | null;
+      if (el && 'value' in el && el.value !== values[key]) typed[key] = el.value;
+    }
+    if (Object.keys(typed).length > 0) setValues((v) => ({ ...v, ...typed }));
+    // Only once, right after hydration.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
   const busy = (b: boolean) => {
@@ -90,7 +105,7 @@ export default function SignupForm(props: SignupFormProps) {
   const liveSuggestion = suggestion ?? (values.email.includes('@') ? suggestEmail(values.email) : null);
 
   return (
-    <form method="post" action={props.member ? `/signup?member=${props.member.id}` : '/signup'} onSubmit={submit} noValidate aria-busy={status === 'busy'} data-signup-form>
+    <form ref={formRef} method="post" action={props.member ? `/signup?member=${props.member.id}` : '/signup'} onSubmit={submit} noValidate aria-busy={status === 'busy'} data-signup-form>
       {formError && (
         <div className="alert alert-danger" role="alert">
           {formError}
