@@ -46,11 +46,23 @@ for (const name of [...LANDERS, 'tinderswipe'] as const) {
   });
 }
 
-test('LND-01 a visitor reaches the signup entry from a lander', async ({ page, context }) => {
+test('LND-01 SIGN-06 a visitor signs up from a lander', async ({ page, context }) => {
   await speak(context, 'en');
   await page.goto('/landers/socialnetwork');
   await page.locator('[data-lander-cta]').getByRole('link', { name: 'Sign up free' }).click();
   await expect(page).toHaveURL(/\/signup$/);
+  // /signup is in the Default layout: the adult-content entry warning comes first.
+  await page.locator('[data-entry-warning] button').click();
+  await expect(page.locator('astro-island[component-url*="SignupForm"]')).not.toHaveAttribute('ssr');
+  const form = page.locator('[data-signup-form]');
+  await form.getByLabel('E-mail address').fill(`lander-${Date.now().toString(36)}@example.com`);
+  await form.getByLabel('Profile name').fill('Roos');
+  await form.getByLabel('Password').fill('zonnige-dinsdag-42');
+  await form.getByLabel('Date of birth').fill('1990-05-05');
+  await form.getByRole('button', { name: 'Sign up free' }).click();
+  await expect(page).toHaveURL(/\/complete-signup/);
+  const me = await (await page.request.get('/api/user.php')).json();
+  expect(me).toMatchObject({ status: 'not_confirmed', profile: { name: 'Roos' } });
 });
 
 test('LND-03 a member landing leads to signup with that member', async ({ page, context }) => {
