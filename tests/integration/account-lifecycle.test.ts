@@ -5,7 +5,6 @@
  * endpoint also gets its bad inputs, each of which must answer with its error and change nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { and, desc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,25 +33,7 @@ describe.each(await databaseKinds())('account lifecycle on %s', (kind) => {
   function send(path: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer | string; token?: string; origin?: string | null } = {}): Promise<TestResponse> {
     const headers: Record<string, string> = { host: `localhost:${server.port}`, cookie: `lang=en; entry_ok=1${options.token ? `; session=${options.token}` : ''}`, ...options.headers };
     if (options.origin !== null && options.method && options.method !== 'GET') headers.origin = options.origin ?? origin;
-    return new Promise((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const setCookies: TestResponse['setCookies'] = {};
-          for (const raw of res.headers['set-cookie'] ?? []) {
-            const [pair] = raw.split(';');
-            const at = pair!.indexOf('=');
-            setCookies[pair!.slice(0, at)] = { value: pair!.slice(at + 1), raw };
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text), setCookies });
-        });
-      });
-      req.on('error', reject);
-      if (options.body !== undefined) req.write(options.body);
-      req.end();
-    });
+    return server.request(path, { method: options.method ?? 'GET', headers, ...(options.body === undefined ? {} : { body: options.body }) });
   }
 
   const postForm = (path: string, token: string | undefined, fields: Record<string, string | string[]>, extra: { origin?: string | null } = {}) => {

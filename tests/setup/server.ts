@@ -23,7 +23,8 @@ export interface RequestOptions {
   method?: string;
   host?: string;
   headers?: Record<string, string>;
-  body?: string | unknown;
+  /** A string or Buffer is sent as it is; anything else as JSON. */
+  body?: string | Buffer | unknown;
   cookies?: Record<string, string>;
 }
 
@@ -65,9 +66,9 @@ export async function startTestServer(options: { db?: 'pglite' | 'postgres'; env
 
 function send(port: number, path: string, options: RequestOptions): Promise<TestResponse> {
   const headers: Record<string, string> = { host: `${options.host ?? 'localhost'}:${port}`, ...options.headers };
-  let body: string | undefined;
+  let body: string | Buffer | undefined;
   if (options.body !== undefined) {
-    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    body = typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
     headers['content-length'] = String(Buffer.byteLength(body));
   }
