@@ -1,19 +1,11 @@
 /// <reference types="astro/client" />
 
+type RequestContext = import('./server/request-context').RequestContext;
+
 declare namespace App {
-  interface Locals {
-    /** Process-wide services (database, sites, logger), handed in by server/main.ts. */
-    app: import('./server/context').AppContext;
-    requestId: string;
-    log: import('./server/logger').Logger;
-    site: import('./server/sites/directory').Site;
-    user: import('./server/members/account').CurrentUser | null;
-    sessionId: string | null;
-    lang: import('./shared/languages').Language;
-    t: import('./i18n').Translate;
-    /** The visitor's country: the configured CDN header, else the site's geoip setting. */
-    country: string;
-    /** The entry warning was accepted earlier (cookie). */
-    entryAccepted: boolean;
-  }
+  /**
+   * `Astro.locals` is the request context (src/server/request-context.ts): built once per request by
+   * src/middleware.ts, handed as it is to services.
+   */
+  interface Locals extends RequestContext {}
 }

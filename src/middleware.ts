@@ -1,6 +1,8 @@
 /**
- * Every request passes here: the site by host, the session → locals.user, the language → locals.t,
- * the tracking record, and the response headers that depend on them.
+ * Every request passes here. It builds the request context once (src/server/request-context.ts): the
+ * client's address and scheme after the trusted proxies, the site by host, the session → user, the
+ * language → t, the tracking record; refuses cross-site writes; and sets the response headers that
+ * depend on them. Pages and endpoints read `Astro.locals` and hand it to services.
  */
 import { defineMiddleware, sequence } from 'astro:middleware';
 import { randomUUID } from 'node:crypto';
@@ -9,31 +11,55 @@ import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE } from './shared/languages';
 import { loadCurrentUser } from './server/members/account';
 import { SESSION_COOKIE, SESSION_TTL_MS, validateSessionToken } from './server/auth/sessions';
 import { chooseLanguage } from './server/web/locale';
-import { TRACKING_COOKIE, trackingFromQuery, visitorCountry } from './server/web/visitor';
-import { cookieOptions, isSecureRequest } from './server/web/cookies';
+import { TRACKING_COOKIE, trackingFromCookie, trackingFromQuery, visitorCountry } from './server/web/visitor';
+import { cookieOptions } from './server/web/cookies';
 import { ENTRY_COOKIE } from './server/web/entry';
-import { securityHeaders } from './server/web/headers';
+import { HSTS, securityHeaders } from './server/web/headers';
+import { linkOriginFor } from './server/web/link-origin';
+import { requestEdge } from './server/http/proxy';
+import { crossSiteWriteRefusal } from './server/web/origin-check';
+import { LoginRequired } from './server/request-context';
 
-const context = defineMiddleware(async ({ locals }, next) => {
+/** The app context, the request id and logger, and what the proxies in front tell about the client. */
+const context = defineMiddleware(async ({ locals, request, url, clientAddress }, next) => {
   if (!locals.app) {
     // `astro dev` has no server/main.ts around it: build the context once for the dev server.
     const { devAppContext } = await import('./server/dev-app');
     locals.app = await devAppContext();
   }
-  locals.requestId ??= randomUUID();
-  locals.log ??= locals.app.log.child({ reqId: locals.requestId });
-  return next();
-});
-
-const site = defineMiddleware(async ({ locals, request, url, cookies }, next) => {
   const { app } = locals;
-  locals.site = await app.sites.forHost(request.headers.get('host') ?? url.hostname);
-  locals.country = visitorCountry(request.headers, app.config.COUNTRY_HEADER, locals.site.settings);
-  locals.entryAccepted = cookies.get(ENTRY_COOKIE)?.value === '1';
+  locals.requestId ??= randomUUID();
+  locals.log ??= app.log.child({ reqId: locals.requestId });
+  let peer: string | undefined;
+  try {
+    peer = clientAddress;
+  } catch {
+    peer = undefined;
+  }
+  const edge = requestEdge(request.headers, peer, url.protocol === 'https:', app.config.trustedProxies);
+  locals.clientIp = edge.clientIp;
+  locals.secure = edge.secure;
+  locals.origin = `${edge.secure ? 'https' : 'http'}://${url.host}`;
+  locals.userAgent = request.headers.get('user-agent')?.slice(0, 300) ?? null;
+  const { site, registered } = await app.sites.resolveHost(request.headers.get('host') ?? url.host);
+  locals.site = site;
+  locals.linkOrigin = linkOriginFor(site, registered, locals.origin);
+  locals.country = visitorCountry(request.headers, app.config.COUNTRY_HEADER, site.settings, edge.viaProxy);
   return next();
 });
 
-const session = defineMiddleware(async ({ locals, cookies, url, request }, next) => {
+/**
+ * Cross-site writes are refused (ARCHITECTURE: origin check on state-changing requests). This replaces
+ * Astro's `security.checkOrigin`, which compares the Origin header with the URL the adapter built from
+ * the socket and so refused every form behind a TLS proxy (SEC-01): here the origin carries the scheme
+ * the browser used.
+ */
+const originCheck = defineMiddleware(({ locals, request, url }, next) => {
+  const refusal = crossSiteWriteRefusal(request, locals.origin, url.pathname, (key) => String(locals.t(key)));
+  return refusal ?? next();
+});
+
+const session = defineMiddleware(async ({ locals, cookies }, next) => {
   const { app } = locals;
   locals.user = null;
   locals.sessionId = null;
@@ -43,38 +69,47 @@ const session = defineMiddleware(async ({ locals, cookies, url, request }, next)
     if (valid) {
       locals.user = await loadCurrentUser(app.db, valid.session.userId);
       locals.sessionId = locals.user ? valid.session.id : null;
-      if (locals.user && valid.renewed) {
-        const secure = isSecureRequest(url, request.headers, app.config.TRUST_PROXY);
-        cookies.set(SESSION_COOKIE, token, cookieOptions(secure, SESSION_TTL_MS / 1000));
-      }
+      if (locals.user && valid.renewed) cookies.set(SESSION_COOKIE, token, cookieOptions(locals.secure, SESSION_TTL_MS / 1000));
     }
     if (!locals.user) cookies.delete(SESSION_COOKIE, { path: '/' });
   }
   return next();
 });
 
-const locale = defineMiddleware(async ({ locals, cookies, url, request }, next) => {
+const visitor = defineMiddleware(async ({ locals, cookies, url }, next) => {
   const choice = chooseLanguage(cookies.get(LANGUAGE_COOKIE)?.value, locals.site.settings);
   locals.lang = choice.lang;
   locals.t = createTranslator(choice.lang);
-  const secure = isSecureRequest(url, request.headers, locals.app.config.TRUST_PROXY);
-  if (choice.setCookie) cookies.set(LANGUAGE_COOKIE, choice.lang, cookieOptions(secure, LANGUAGE_COOKIE_MAX_AGE, false));
+  if (choice.setCookie) cookies.set(LANGUAGE_COOKIE, choice.lang, cookieOptions(locals.secure, LANGUAGE_COOKIE_MAX_AGE, false));
+  locals.entryAccepted = cookies.get(ENTRY_COOKIE)?.value === '1';
   const tracking = trackingFromQuery(url.searchParams);
-  if (tracking) cookies.set(TRACKING_COOKIE, JSON.stringify(tracking), cookieOptions(secure, 30 * 24 * 3600));
+  if (tracking) cookies.set(TRACKING_COOKIE, JSON.stringify(tracking), cookieOptions(locals.secure, 30 * 24 * 3600));
+  locals.tracking = tracking ?? trackingFromCookie(cookies.get(TRACKING_COOKIE)?.value);
   return next();
 });
 
+/** A page that called `requireMember` for a visitor: to the login page, and back here afterwards. */
+const loginGuard = defineMiddleware(async ({ redirect }, next) => {
+  try {
+    return await next();
+  } catch (err) {
+    if (err instanceof LoginRequired) return redirect(`/login?next=${encodeURIComponent(err.next)}`, 302);
+    throw err;
+  }
+});
+
 /**
- * Response headers that depend on the request (I18N-02, caching). HTML is rendered in the cookie's
- * language for the cookie's session, so it says which language (Content-Language) and that it varies by
- * cookie (Vary: Cookie). A member's page is never stored anywhere (`private, no-store`: it holds their
- * name, credits, conversations); a visitor's page may be kept by the browser only and must be revalidated
- * (`private, no-cache`) unless the page chose otherwise. Non-HTML answers (API, photos, robots.txt,
- * sitemap) set their own Cache-Control.
+ * Response headers that depend on the request (I18N-02, caching, SEC-10). HTML is rendered in the
+ * cookie's language for the cookie's session, so it says which language (Content-Language) and that it
+ * varies by cookie (Vary: Cookie). A member's page is never stored anywhere (`private, no-store`: it
+ * holds their name, credits, conversations); a visitor's page may be kept by the browser only and must
+ * be revalidated (`private, no-cache`) unless the page chose otherwise. Non-HTML answers (API, photos,
+ * robots.txt, sitemap) set their own Cache-Control. Every answer to an HTTPS request carries HSTS.
  */
-const headers = defineMiddleware(async ({ locals, url }, next) => {
+const headers = defineMiddleware(async ({ locals }, next) => {
   const response = await next();
   response.headers.set('x-request-id', locals.requestId);
+  if (locals.secure) response.headers.set('strict-transport-security', HSTS);
   const type = response.headers.get('content-type') ?? '';
   if (type.startsWith('text/html')) {
     response.headers.set('content-language', locals.lang);
@@ -82,9 +117,9 @@ const headers = defineMiddleware(async ({ locals, url }, next) => {
     if (!/(^|,)\s*(cookie|\*)\s*(,|$)/i.test(vary)) response.headers.append('vary', 'Cookie');
     if (locals.user) response.headers.set('cache-control', 'private, no-store');
     else if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'private, no-cache');
-    for (const [name, value] of Object.entries(securityHeaders(url))) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(securityHeaders())) response.headers.set(name, value);
   }
   return response;
 });
 
-export const onRequest = sequence(context, site, session, locale, headers);
+export const onRequest = sequence(context, headers, session, visitor, originCheck, loginGuard);

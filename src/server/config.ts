@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseTrustedProxies, type TrustedProxies } from './http/proxy';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -31,8 +32,19 @@ const envSchema = z.object({
   SEED_DEMO: bool.default(true),
   /** Number of demo member profiles per site. */
   SEED_PROFILES_PER_SITE: z.coerce.number().int().min(0).max(5000).default(240),
-  /** Behind a proxy that terminates TLS: trust X-Forwarded-Proto / X-Forwarded-For. */
+  /** Behind a proxy that terminates TLS: trust X-Forwarded-Proto / X-Forwarded-For (docs/decisions/012-proxy-trust.md). */
   TRUST_PROXY: bool.default(false),
+  /**
+   * Which proxies in front are trusted (only with TRUST_PROXY): a hop count (`1`: the peer of the
+   * socket is our one proxy, the client is the right-most X-Forwarded-For entry) or a comma list of
+   * addresses and CIDR ranges (`10.0.0.0/8,192.0.2.7`): hops from the right are skipped while they are
+   * in the list, and the first one that is not is the client.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .trim()
+    .default('1')
+    .refine((v) => parseTrustedProxies(v) !== null, 'must be a hop count (1-10) or a comma list of IP addresses and CIDR ranges'),
   /** SMTP relay (smtp://user:pass@host:587); without it mail stays in the outbox table. */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
@@ -46,6 +58,8 @@ export interface Config extends Env {
   /** Folder for stored photos (local PhotoStore). */
   photoDir: string;
   production: boolean;
+  /** TRUSTED_PROXIES parsed; null when TRUST_PROXY is off (forwarded headers are ignored). */
+  trustedProxies: TrustedProxies | null;
 }
 
 export class ConfigError extends Error {
@@ -79,5 +93,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL ?? resolve(dataDir, 'pglite'),
     photoDir: resolve(dataDir, 'photos'),
     production: e.NODE_ENV === 'production',
+    trustedProxies: e.TRUST_PROXY ? parseTrustedProxies(e.TRUSTED_PROXIES) : null,
   };
 }

@@ -8,6 +8,7 @@ export const API_ERRORS = {
   unsupported_language: 400,
   invalid_credentials: 401,
   authentication_required: 403,
+  cross_site_request: 403,
   not_found_api: 404,
   method_not_allowed: 405,
   payload_too_large: 413,

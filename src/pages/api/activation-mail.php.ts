@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { resendActivationMail } from '../../server/alerts/activation-reminder';
 import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/http/api';
 import { safeNext } from '../../server/web/session-cookie';
-import { trustedLinkOrigin } from '../../server/web/link-origin';
+import { requireMember } from '../../server/request-context';
 
 const body = z.object({ next: z.string().max(500).optional() });
 
@@ -23,12 +23,9 @@ export const POST = endpoint(async ({ locals, request, redirect, url }) => {
   const form = isForm ? await request.formData().catch(() => null) : null;
   const next = safeNext(form ? String(form.get('next') ?? '') : null, '/');
   if (!isForm) await readJson(request, body);
-  if (!locals.user) {
-    if (isForm) return redirect(`/login?next=${encodeURIComponent(next)}`, 303);
-    throw new ApiError('authentication_required');
-  }
+  const user = requireMember(locals, next);
   const { app } = locals;
-  const result = locals.user.status === 'not_confirmed' ? await resendActivationMail(app, locals.site, locals.user.id, await trustedLinkOrigin(app.db, locals.site, url)) : ({ type: 'error', reason: 'already_confirmed' } as const);
+  const result = user.status === 'not_confirmed' ? await resendActivationMail(app, locals.site, user.id, locals.linkOrigin) : ({ type: 'error', reason: 'already_confirmed' } as const);
   if (isForm) {
     if (result.type === 'ok') return redirect(withStatus(url.origin, next, { activation_mail: 'sent' }), 303);
     if (result.reason === 'too_soon') return redirect(withStatus(url.origin, next, { activation_mail: 'too_soon', activation_mail_minutes: String(result.minutes) }), 303);

@@ -8,6 +8,7 @@ import { dismissAlert } from '../../server/alerts/dismissals';
 import { ALERT_KEYS } from '../../server/alerts/rules';
 import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/http/api';
 import { safeNext } from '../../server/web/session-cookie';
+import { requireMember } from '../../server/request-context';
 
 const body = z.object({ alert: z.enum(ALERT_KEYS), next: z.string().max(500).optional() });
 
@@ -17,14 +18,14 @@ export const POST = endpoint(async ({ locals, request, redirect }) => {
     const form = await request.formData().catch(() => null);
     const parsed = body.safeParse(form ? Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)])) : {});
     const next = safeNext(parsed.success ? parsed.data.next : null, '/');
-    if (!locals.user) return redirect(`/login?next=${encodeURIComponent(next)}`, 303);
+    const user = requireMember(locals, next);
     if (!parsed.success) throw new ApiError('validation_failed', { alert: 'invalid_value' });
-    await dismissAlert(locals.app.db, locals.user.id, parsed.data.alert, locals.app.clock.now());
+    await dismissAlert(locals.app.db, user.id, parsed.data.alert, locals.app.clock.now());
     return redirect(next, 303);
   }
-  if (!locals.user) throw new ApiError('authentication_required');
+  const user = requireMember(locals, '/');
   const { alert } = await readJson(request, body);
-  const dismissals = await dismissAlert(locals.app.db, locals.user.id, alert, locals.app.clock.now());
+  const dismissals = await dismissAlert(locals.app.db, user.id, alert, locals.app.clock.now());
   return json({ ok: true, dismissals });
 });
 

@@ -3,17 +3,16 @@ import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHead
 import { signupFromRequest } from '../../server/accounts/signup-request';
 import { signupSchema } from '../../server/accounts/signup';
 import { loadCurrentUser } from '../../server/members/account';
-import { isSecureRequest } from '../../server/web/cookies';
 import { setSessionCookie } from '../../server/web/session-cookie';
 import { z } from 'zod';
 
 // Loose shape here: the service checks every field and names each problem.
 const body = z.object(Object.fromEntries(Object.keys(signupSchema.shape).map((k) => [k, z.unknown()]))).partial();
 
-export const POST = endpoint(async ({ locals, request, cookies, url, clientAddress }) => {
+export const POST = endpoint(async ({ locals, request, cookies }) => {
   requireClientHeader(request);
   const input = await readJson(request, body);
-  const result = await signupFromRequest(locals, request, cookies, clientAddress, input as never, url);
+  const result = await signupFromRequest(locals, input as never);
   if (result.type === 'error' && result.reason === 'signups_closed') throw new ApiError('signups_closed');
   if (result.type === 'error') {
     const t = locals.t;
@@ -29,7 +28,7 @@ export const POST = endpoint(async ({ locals, request, cookies, url, clientAddre
       { status: 400 },
     );
   }
-  setSessionCookie(cookies, result.created.token, isSecureRequest(url, request.headers, locals.app.config.TRUST_PROXY));
+  setSessionCookie(cookies, result.created.token, locals.secure);
   const user = await loadCurrentUser(locals.app.db, result.userId);
   return json(user, { status: 201 });
 });

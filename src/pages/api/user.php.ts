@@ -7,8 +7,7 @@ import { z } from 'zod';
 import { login, loginSchema } from '../../server/auth/login';
 import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHeader } from '../../server/http/api';
 import { loadCurrentUser, setUserLanguage } from '../../server/members/account';
-import { cookieOptions, isSecureRequest } from '../../server/web/cookies';
-import { clientIp } from '../../server/web/request-meta';
+import { cookieOptions } from '../../server/web/cookies';
 import { setSessionCookie } from '../../server/web/session-cookie';
 import { isPushCall, registerPushSubscription, removePushSubscription } from '../../server/push/user-endpoint';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE, LANGUAGES } from '../../shared/languages';
@@ -18,7 +17,7 @@ export const GET = endpoint(({ locals }) => {
   return json(locals.user);
 });
 
-export const POST = endpoint(async ({ locals, request, cookies, url, clientAddress }) => {
+export const POST = endpoint(async ({ locals, request, cookies, url }) => {
   requireClientHeader(request);
   if (isPushCall(url)) return registerPushSubscription({ locals, request });
   const input = await readJson(request, loginSchema);
@@ -29,8 +28,8 @@ export const POST = endpoint(async ({ locals, request, cookies, url, clientAddre
       ...input,
       siteId: locals.site.settings.id,
       previousSessionId: locals.sessionId,
-      ip: clientIp(request.headers, clientAddress, app.config.TRUST_PROXY),
-      userAgent: request.headers.get('user-agent'),
+      ip: locals.clientIp,
+      userAgent: locals.userAgent,
     },
   );
   if (result.type === 'error') {
@@ -38,7 +37,7 @@ export const POST = endpoint(async ({ locals, request, cookies, url, clientAddre
     if (result.reason === 'too_many_attempts') throw new ApiError('too_many_attempts', undefined, { minutes: result.minutes });
     throw new ApiError(result.reason);
   }
-  setSessionCookie(cookies, result.created.token, isSecureRequest(url, request.headers, app.config.TRUST_PROXY));
+  setSessionCookie(cookies, result.created.token, locals.secure);
   const user = await loadCurrentUser(app.db, result.userId);
   if (!user) throw new ApiError('invalid_credentials');
   return json(user);
@@ -46,14 +45,14 @@ export const POST = endpoint(async ({ locals, request, cookies, url, clientAddre
 
 const update = z.object({ language: z.enum(LANGUAGES) });
 
-export const PUT = endpoint(async ({ locals, request, cookies, url }) => {
+export const PUT = endpoint(async ({ locals, request, cookies }) => {
   requireClientHeader(request);
   if (!locals.user) throw new ApiError('authentication_required');
   const { language } = await readJson(request, update);
   if (!locals.site.settings.languages.includes(language)) throw new ApiError('unsupported_language');
   const { app } = locals;
   await setUserLanguage(app.db, locals.user.id, language);
-  cookies.set(LANGUAGE_COOKIE, language, cookieOptions(isSecureRequest(url, request.headers, app.config.TRUST_PROXY), LANGUAGE_COOKIE_MAX_AGE, false));
+  cookies.set(LANGUAGE_COOKIE, language, cookieOptions(locals.secure, LANGUAGE_COOKIE_MAX_AGE, false));
   return json({ ...locals.user, language });
 });
 

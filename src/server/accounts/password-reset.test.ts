@@ -15,7 +15,8 @@ import { accountKey, activeBlock } from '../auth/throttle';
 import { Mailer } from '../mail/mailer';
 import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory, type Site } from '../sites/directory';
-import { checkResetLink, requestPasswordReset, resetPassword, RESET_MAILS_PER_DAY, trustedLinkOrigin } from './password-reset';
+import { checkResetLink, requestPasswordReset, resetPassword, RESET_MAILS_PER_DAY } from './password-reset';
+import { linkOriginFor } from '../web/link-origin';
 
 const HOUR = 3600 * 1000;
 const clock = { time: new Date('2026-11-21T12:00:00Z').getTime(), now() { return new Date(this.time); }, advance(ms: number) { this.time += ms; } };
@@ -110,10 +111,15 @@ describe('requesting a reset', () => {
   });
 
   it('PWD-02 links point at a host of the site, never at a forged Host header', async () => {
-    expect(await trustedLinkOrigin(database.db, site, new URL('http://localhost:4321/reset-password'))).toBe('http://localhost:4321');
-    expect(await trustedLinkOrigin(database.db, site, new URL('http://evil.example/reset-password'))).toBe(`https://${site.settings.domain}`);
+    const sites = new SiteDirectory(database.db, clock, 0);
+    const originFor = async (url: string) => {
+      const { site: found, registered } = await sites.resolveHost(new URL(url).host);
+      return found.settings.id === site.settings.id ? linkOriginFor(site, registered, new URL(url).origin) : `https://${site.settings.domain}`;
+    };
+    expect(await originFor('http://localhost:4321/reset-password')).toBe('http://localhost:4321');
+    expect(await originFor('http://evil.example/reset-password')).toBe(`https://${site.settings.domain}`);
     // A host of another site does not count for this one either.
-    expect(await trustedLinkOrigin(database.db, site, new URL('http://127.0.0.1:4321/reset-password'))).toBe(`https://${site.settings.domain}`);
+    expect(await originFor('http://127.0.0.1:4321/reset-password')).toBe(`https://${site.settings.domain}`);
   });
 });
 

@@ -26,8 +26,6 @@ import { consumeToken, countTokensSince, issueToken, peekToken, revokeTokens } f
 export const RESET_MAILS_PER_DAY = 3;
 const DAY_MS = 24 * 3600 * 1000;
 
-export { trustedLinkOrigin } from '../web/link-origin';
-
 export type ResetRequestResult =
   | { type: 'ok'; mailId: number }
   | { type: 'error'; reason: 'invalid_email' | 'email_not_found' | 'too_many_password_resets' };

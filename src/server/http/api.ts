@@ -6,6 +6,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import { z } from 'zod';
 import { API_ERRORS, type ApiErrorBody, type ApiErrorCode } from '../../shared/api-errors';
+import { LoginRequired } from '../request-context';
 
 export class ApiError extends Error {
   constructor(
@@ -65,9 +66,17 @@ function parseWith<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   throw new ApiError('validation_failed', fields);
 }
 
+/** A browser form post or navigation (it gets redirects and pages), as opposed to a script's call (JSON). */
+export function isBrowserForm(request: Request): boolean {
+  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  if (type.includes('application/x-www-form-urlencoded') || type.includes('multipart/form-data')) return true;
+  return request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
+}
+
 /**
- * Wraps an endpoint: ApiError → its JSON answer; anything else is logged with the request id and
- * answered `internal_error` (500) as JSON.
+ * Wraps an endpoint: ApiError → its JSON answer; `requireMember` for a visitor → a redirect to the login
+ * page for a browser form, else `authentication_required`; anything else is logged with the request id
+ * and answered `internal_error` (500) as JSON.
  */
 export function endpoint(handler: (context: APIContext) => Promise<Response> | Response): APIRoute {
   return async (context) => {
@@ -75,6 +84,10 @@ export function endpoint(handler: (context: APIContext) => Promise<Response> | R
       return await handler(context);
     } catch (err) {
       if (err instanceof ApiError) return errorResponse(context, err.code, err.fields, err.extra);
+      if (err instanceof LoginRequired) {
+        if (isBrowserForm(context.request)) return context.redirect(`/login?next=${encodeURIComponent(err.next)}`, 303);
+        return errorResponse(context, 'authentication_required');
+      }
       context.locals.log?.error({ err, path: context.url.pathname }, 'endpoint failed');
       return errorResponse(context, 'internal_error');
     }

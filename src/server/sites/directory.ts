@@ -19,6 +19,12 @@ export class SiteNotConfiguredError extends Error {
   }
 }
 
+interface HostMatch {
+  siteId: number;
+  /** The host is listed in site_hosts (not an unknown host on the default site). */
+  registered: boolean;
+}
+
 interface Entry<T> {
   value: T;
   expires: number;
@@ -43,7 +49,7 @@ export interface SiteDirectoryOptions {
 }
 
 export class SiteDirectory {
-  private readonly byHostCache = new Map<string, Entry<number>>();
+  private readonly byHostCache = new Map<string, Entry<HostMatch>>();
   private readonly byIdCache = new Map<number, Entry<Site>>();
 
   constructor(
@@ -55,16 +61,24 @@ export class SiteDirectory {
 
   /** The site for a host; unknown hosts get the default site. */
   async forHost(host: string | null | undefined): Promise<Site> {
+    return (await this.resolveHost(host)).site;
+  }
+
+  /**
+   * The site for a host, and whether the host is registered for it (`site_hosts`) rather than an
+   * unknown host that fell back to the default site. Both answers are cached for the TTL.
+   */
+  async resolveHost(host: string | null | undefined): Promise<{ site: Site; registered: boolean }> {
     const key = normaliseHost(host);
     const now = this.clock.now().getTime();
     const cached = this.byHostCache.get(key);
-    let siteId = cached && cached.expires > now ? cached.value : undefined;
-    if (siteId === undefined) {
-      siteId = await this.lookupHost(key);
-      this.byHostCache.set(key, { value: siteId, expires: now + this.ttlMs });
+    let match = cached && cached.expires > now ? cached.value : undefined;
+    if (match === undefined) {
+      match = await this.lookupHost(key);
+      this.byHostCache.set(key, { value: match, expires: now + this.ttlMs });
       if (this.byHostCache.size > 1000) this.byHostCache.delete(this.byHostCache.keys().next().value!);
     }
-    return this.forId(siteId);
+    return { site: await this.forId(match.siteId), registered: match.registered };
   }
 
   async forId(siteId: number): Promise<Site> {
@@ -82,14 +96,14 @@ export class SiteDirectory {
     this.byIdCache.clear();
   }
 
-  private async lookupHost(host: string): Promise<number> {
+  private async lookupHost(host: string): Promise<HostMatch> {
     if (host) {
       const [row] = await this.db.select({ siteId: siteHosts.siteId }).from(siteHosts).where(eq(siteHosts.host, host)).limit(1);
-      if (row) return row.siteId;
+      if (row) return { siteId: row.siteId, registered: true };
     }
     const [fallback] = await this.db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
     if (!fallback) throw new SiteNotConfiguredError();
-    return fallback.id;
+    return { siteId: fallback.id, registered: false };
   }
 
   private async load(siteId: number): Promise<Site> {

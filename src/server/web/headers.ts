@@ -1,5 +1,10 @@
-/** Security headers for HTML pages (ARCHITECTURE security baseline). */
-export function securityHeaders(_url: URL): Record<string, string> {
+/** Security headers (ARCHITECTURE security baseline; SEC-10). */
+
+/** HSTS for answers to HTTPS requests: two years, subdomains included. Never sent over plain HTTP (RFC 6797 §7.2). */
+export const HSTS = 'max-age=63072000; includeSubDomains';
+
+/** Headers every HTML page carries. */
+export function securityHeaders(): Record<string, string> {
   return {
     'content-security-policy': [
       "default-src 'self'",
@@ -13,7 +18,6 @@ export function securityHeaders(_url: URL): Record<string, string> {
       "form-action 'self'",
       "object-src 'none'",
     ].join('; '),
-    'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
     'permissions-policy': 'camera=(), microphone=(), geolocation=(self)',
   };

@@ -11,8 +11,26 @@ export function clearSessionCookie(cookies: AstroCookies): void {
   cookies.delete(SESSION_COOKIE, { path: '/' });
 }
 
-/** A redirect target from user input: only paths on this site ("/x"), never "//host" or "/\\host". */
+const PROBE_ORIGIN = 'http://same-site.invalid';
+
+/**
+ * A redirect target from user input (SEC-02): only a path on this site, returned in its normalised form,
+ * else `fallback`. Refused: anything that is not a path ("https://…", "//host", "/\\host"), control
+ * characters and whitespace (browsers drop a tab or a line break, so "/\t/evil.example" would become
+ * "//evil.example"), backslashes, and encoded slashes, backslashes or control characters, which a later
+ * decoding could turn into any of those.
+ */
 export function safeNext(value: string | null | undefined, fallback: string): string {
-  if (!value || value.length > 500 || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback;
-  return value;
+  if (!value || value.length > 500) return fallback;
+  if (!value.startsWith('/') || value.startsWith('//')) return fallback;
+  if (/[\\\s\p{Cc}\p{Cf}]/u.test(value)) return fallback;
+  if (/%(2f|5c|0[0-9a-f]|1[0-9a-f]|7f)/i.test(value)) return fallback;
+  let url: URL;
+  try {
+    url = new URL(value, PROBE_ORIGIN);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== PROBE_ORIGIN || url.pathname.startsWith('//')) return fallback;
+  return url.pathname + url.search + url.hash;
 }

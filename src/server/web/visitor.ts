@@ -2,9 +2,13 @@
 import { z } from 'zod';
 import type { Settings } from '../../shared/settings';
 
-/** Country from the configured CDN header (e.g. CF-IPCountry), else the site's geoip setting. */
-export function visitorCountry(headers: Headers, headerName: string, settings: Pick<Settings, 'geoip_country'>): string {
-  const value = headers.get(headerName)?.trim().toUpperCase();
+/**
+ * Country from the configured CDN header (e.g. CF-IPCountry), else the site's geoip setting. The header
+ * is believed only when a trusted proxy sent the request (`trusted`): without one any client could pick
+ * its own country and with it the entry-warning rule (SEC-10).
+ */
+export function visitorCountry(headers: Headers, headerName: string, settings: Pick<Settings, 'geoip_country'>, trusted: boolean): string {
+  const value = trusted ? headers.get(headerName)?.trim().toUpperCase() : undefined;
   return value && /^[A-Z]{2}$/.test(value) && value !== 'XX' ? value : settings.geoip_country;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseLanguage } from './locale';
 import { entryWarningApplies, trackingFromCookie, trackingFromQuery, visitorCountry } from './visitor';
 import { safeNext } from './session-cookie';
-import { isSecureRequest } from './cookies';
+import { requestEdge, parseTrustedProxies } from '../http/proxy';
 
 const site = { languages: ['de', 'en', 'nl'] as const, domain_language: 'de' as const };
 
@@ -32,10 +32,13 @@ describe('entry warning', () => {
     expect(entryWarningApplies({ ...base, layout: 'empty', country: 'NL' })).toBe(false);
   });
   it('LAY-01 the country comes from the configured header, else the site’s geoip setting', () => {
-    expect(visitorCountry(new Headers({ 'cf-ipcountry': 'de' }), 'cf-ipcountry', { geoip_country: 'NL' })).toBe('DE');
-    expect(visitorCountry(new Headers({ 'x-country': 'BE' }), 'x-country', { geoip_country: 'NL' })).toBe('BE');
-    expect(visitorCountry(new Headers({ 'cf-ipcountry': 'XX' }), 'cf-ipcountry', { geoip_country: 'NL' })).toBe('NL');
-    expect(visitorCountry(new Headers(), 'cf-ipcountry', { geoip_country: 'NL' })).toBe('NL');
+    expect(visitorCountry(new Headers({ 'cf-ipcountry': 'de' }), 'cf-ipcountry', { geoip_country: 'NL' }, true)).toBe('DE');
+    expect(visitorCountry(new Headers({ 'x-country': 'BE' }), 'x-country', { geoip_country: 'NL' }, true)).toBe('BE');
+    expect(visitorCountry(new Headers({ 'cf-ipcountry': 'XX' }), 'cf-ipcountry', { geoip_country: 'NL' }, true)).toBe('NL');
+    expect(visitorCountry(new Headers(), 'cf-ipcountry', { geoip_country: 'NL' }, true)).toBe('NL');
+  });
+  it('SEC-10 the country header is believed only from a trusted proxy', () => {
+    expect(visitorCountry(new Headers({ 'cf-ipcountry': 'DE' }), 'cf-ipcountry', { geoip_country: 'NL' }, false)).toBe('NL');
   });
 });
 
@@ -53,16 +56,71 @@ describe('tracking record', () => {
 });
 
 describe('redirect targets and secure cookies', () => {
-  it('only same-site paths are followed', () => {
+  it('SEC-02 same-site paths are followed, normalised', () => {
     expect(safeNext('/members?page=2', '/')).toBe('/members?page=2');
-    expect(safeNext('//evil.example', '/')).toBe('/');
-    expect(safeNext('/\\evil.example', '/')).toBe('/');
-    expect(safeNext('https://evil.example', '/')).toBe('/');
+    expect(safeNext('/settings#email', '/')).toBe('/settings#email');
+    expect(safeNext('/a/../members', '/')).toBe('/members');
+    expect(safeNext('/members?q=a%20b', '/')).toBe('/members?q=a%20b');
   });
-  it('AUTH-04 cookies are Secure behind HTTPS, and a proxy is trusted only when configured', () => {
-    expect(isSecureRequest(new URL('https://a/'), new Headers(), false)).toBe(true);
-    const forwarded = new Headers({ 'x-forwarded-proto': 'https' });
-    expect(isSecureRequest(new URL('http://a/'), forwarded, false)).toBe(false);
-    expect(isSecureRequest(new URL('http://a/'), forwarded, true)).toBe(true);
+  it.each([
+    ['//evil.example', 'protocol-relative'],
+    ['/\\evil.example', 'slash-backslash'],
+    ['\\\\evil.example', 'backslashes'],
+    ['/x\\..\\..\\\\evil.example', 'backslash anywhere'],
+    ['https://evil.example', 'absolute'],
+    ['javascript:alert(1)', 'other scheme'],
+    ['/\t/evil.example/x', 'tab (browsers drop it: //evil.example)'],
+    ['/\n/evil.example', 'line feed'],
+    ['/\r\n/evil.example', 'CR/LF'],
+    ['/\u0000/evil.example', 'NUL'],
+    ['/ /evil.example', 'space'],
+    ['/%09/evil.example/x', 'encoded tab'],
+    ['/%0d%0a/evil.example', 'encoded CR/LF'],
+    ['/%2F/evil.example', 'encoded slash'],
+    ['/%2f%2fevil.example', 'encoded slashes'],
+    ['/%5C/evil.example', 'encoded backslash'],
+    ['/\u200b/evil.example', 'zero-width space'],
+    ['members', 'relative'],
+    ['', 'empty'],
+  ])('SEC-02 %j is refused (%s)', (value) => {
+    expect(safeNext(value, '/home')).toBe('/home');
+  });
+  it('SEC-02 over-long targets are refused', () => {
+    expect(safeNext(`/${'a'.repeat(600)}`, '/')).toBe('/');
+  });
+});
+
+describe('proxy trust', () => {
+  const one = parseTrustedProxies('1');
+  const headers = (xff?: string, proto?: string) => new Headers({ ...(xff ? { 'x-forwarded-for': xff } : {}), ...(proto ? { 'x-forwarded-proto': proto } : {}) });
+  it('SEC-01 without TRUST_PROXY forwarded headers are ignored: the socket decides', () => {
+    expect(requestEdge(headers('203.0.113.9', 'https'), '10.0.0.2', false, null)).toEqual({ clientIp: '10.0.0.2', secure: false, viaProxy: false });
+    expect(requestEdge(headers(), '::ffff:192.0.2.1', true, null)).toEqual({ clientIp: '192.0.2.1', secure: true, viaProxy: false });
+  });
+  it('SEC-01 one trusted hop: the client is the address the proxy appended, not the one the client wrote', () => {
+    expect(requestEdge(headers('203.0.113.9'), '10.0.0.2', false, one).clientIp).toBe('203.0.113.9');
+    // The client sent its own X-Forwarded-For; the proxy appended the real address on the right.
+    expect(requestEdge(headers('1.2.3.4, 203.0.113.9'), '10.0.0.2', false, one).clientIp).toBe('203.0.113.9');
+    expect(requestEdge(headers('not-an-ip, 203.0.113.9'), '10.0.0.2', false, one).clientIp).toBe('203.0.113.9');
+  });
+  it('SEC-01 the forwarded scheme of the trusted hop makes the request secure', () => {
+    expect(requestEdge(headers('203.0.113.9', 'https'), '10.0.0.2', false, one).secure).toBe(true);
+    // A client claiming https in front of a plain-HTTP proxy that appends its own value is not believed.
+    expect(requestEdge(headers('203.0.113.9', 'https, http'), '10.0.0.2', false, one).secure).toBe(false);
+  });
+  it('SEC-01 two hops: the second address from the right is the client', () => {
+    expect(requestEdge(headers('1.2.3.4, 203.0.113.9, 10.0.0.7'), '10.0.0.2', false, parseTrustedProxies('2')).clientIp).toBe('203.0.113.9');
+    expect(requestEdge(headers(undefined), '10.0.0.2', false, parseTrustedProxies('2')).clientIp).toBe('10.0.0.2');
+  });
+  it('SEC-01 a list of proxies: trusted hops are skipped; a peer outside the list is the client itself', () => {
+    const list = parseTrustedProxies('10.0.0.0/8, 192.0.2.7');
+    expect(requestEdge(headers('1.2.3.4, 203.0.113.9, 10.1.2.3', 'https, http'), '192.0.2.7', false, list)).toEqual({ clientIp: '203.0.113.9', secure: true, viaProxy: true });
+    expect(requestEdge(headers('1.2.3.4', 'https'), '198.51.100.1', false, list)).toEqual({ clientIp: '198.51.100.1', secure: false, viaProxy: false });
+  });
+  it('SEC-01 TRUSTED_PROXIES must be a hop count or addresses and ranges', () => {
+    expect(parseTrustedProxies('0')).toBeNull();
+    expect(parseTrustedProxies('10.0.0.0/33')).toBeNull();
+    expect(parseTrustedProxies('proxy.internal')).toBeNull();
+    expect(parseTrustedProxies('::1, fd00::/8')).not.toBeNull();
   });
 });
