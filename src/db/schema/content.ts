@@ -1,0 +1,61 @@
+/** What visitors send and operators publish: page beacons, complaints, token pages, invitation requests. */
+import { sql } from 'drizzle-orm';
+import { integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sites } from './sites';
+
+/** Client beacons: page hidden (CLI-06) and page bounce (CLI-05). */
+export const pageEvents = pgTable('page_events', {
+  id: serial('id').primaryKey(),
+  siteId: integer('site_id').notNull(),
+  userId: integer('user_id'),
+  kind: text('kind').$type<'hidden' | 'bounce'>().notNull(),
+  path: text('path').notNull(),
+  durationMs: integer('duration_ms'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Complaints filed through /complaints (STA-03); handled by support (OPS-01). */
+export const complaints = pgTable('complaints', {
+  id: serial('id').primaryKey(),
+  siteId: integer('site_id')
+    .notNull()
+    .references(() => sites.id),
+  userId: integer('user_id'),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  subject: text('subject').notNull(),
+  message: text('message').notNull(),
+  status: text('status').$type<'open' | 'handled'>().notNull().default('open'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Operator pages reached at `/{token}` (STA-01), per site and language. */
+export const tokenPages = pgTable(
+  'token_pages',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    language: text('language').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('token_pages_site_token_lang').on(t.siteId, t.token, t.language)],
+);
+
+/** Visitors of an invite-only site asking for an invitation (LND-04). */
+export const invitationRequests = pgTable(
+  'invitation_requests',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id),
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('invitation_requests_site_email').on(t.siteId, sql`lower(${t.email})`)],
+);

@@ -1,0 +1,100 @@
+/** Accounts, their public profiles and photos (SPEC §3 User, Profile; MEM-06, PHO-02). */
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { regions, sites } from './sites';
+
+export type UserStatus = 'not_confirmed' | 'active' | 'deleted';
+
+export type UserRole = 'member' | 'fictional' | 'operator';
+
+/** An account on one site. Fictional profiles are users with role 'fictional' and no password. */
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    role: text('role').$type<UserRole>().notNull().default('member'),
+    status: text('status').$type<UserStatus>().notNull().default('not_confirmed'),
+    emailConfirmedAt: timestamp('email_confirmed_at', { withTimezone: true }),
+    credits: integer('credits').notNull().default(0),
+    paidUser: boolean('paid_user').notNull().default(false),
+    language: text('language').notNull(),
+    notificationsDisabled: jsonb('notifications_disabled').$type<string[]>().notNull().default([]),
+    invisible: boolean('invisible').notNull().default(false),
+    /** The tracking record (CLI-04) the visitor arrived with. */
+    tracking: jsonb('tracking').$type<Record<string, string>>(),
+    /** First message written at signup from a member landing, for that member (SIGN-06). */
+    signupMessage: text('signup_message'),
+    signupMemberId: integer('signup_member_id'),
+    /** When each dismissible alert was last dismissed (ALR-04): enrich, push, notifications_disabled, time_bonus. */
+    dismissals: jsonb('dismissals').$type<Record<string, string>>().notNull().default({}),
+    /** Step of /complete-signup reached (SIGN-02): 0..4, 5 = complete. */
+    signupStep: smallint('signup_step').notNull().default(0),
+    signupDate: timestamp('signup_date', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('users_site_email').on(t.siteId, sql`lower(${t.email})`),
+    check('users_credits_not_negative', sql`${t.credits} >= 0`),
+  ],
+);
+
+export type ProfileStatus = 'active' | 'disabled';
+
+/** The public face of a user (SPEC §3 Profile, MEM-06). */
+export const profiles = pgTable(
+  'profiles',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id),
+    name: text('name').notNull(),
+    status: text('status').$type<ProfileStatus>().notNull().default('active'),
+    gender: text('gender').notNull(),
+    sexuality: text('sexuality').notNull(),
+    birthDate: date('birth_date', { mode: 'string' }).notNull(),
+    country: text('country').notNull(),
+    regionId: integer('region_id').references(() => regions.id),
+    city: text('city'),
+    hairColour: text('hair_colour'),
+    eyeColour: text('eye_colour'),
+    bodyType: text('body_type'),
+    relationshipStatus: text('relationship_status'),
+    tattoos: text('tattoos'),
+    interests: jsonb('interests').$type<string[]>().notNull().default([]),
+    signupReason: text('signup_reason'),
+    about: text('about').notNull().default(''),
+    fictional: boolean('fictional').notNull().default(false),
+    mainPhotoId: integer('main_photo_id'),
+    lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('profiles_site_search').on(t.siteId, t.status, t.gender, t.country)],
+);
+
+export type PhotoStatus = 'active' | 'inspection_pending' | 'removed';
+
+/** Stored images; files live in the PhotoStore under these names (main and thumb). */
+export const photos = pgTable(
+  'photos',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    thumbFilename: text('thumb_filename').notNull(),
+    status: text('status').$type<PhotoStatus>().notNull().default('inspection_pending'),
+    premium: boolean('premium').notNull().default(false),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('photos_user').on(t.userId)],
+);
