@@ -14,6 +14,7 @@ import { TtlCache } from './cache';
 import { Mailer } from './mail/mailer';
 import { startAppJobs } from './jobs';
 import { PushService } from './push/service';
+import { InProcessBus, type EventBus } from './realtime/bus';
 
 export interface AppContext {
   config: Config;
@@ -28,6 +29,11 @@ export interface AppContext {
   mailer: Mailer;
   /** Web Push: VAPID keys (made on first start), members' subscriptions, sending (PUSH-01, PUSH-02). */
   push: PushService;
+  /**
+   * Tells this process and the others that something changed (ids only): cache invalidation now, live
+   * chat and likes later. In-process for PGlite; PostgreSQL LISTEN/NOTIFY for DATABASE_URL.
+   */
+  bus: EventBus;
   /** Set when the process is draining: /readyz answers 503 and new SSE streams are refused. */
   draining: boolean;
   close(): Promise<void>;
@@ -68,10 +74,12 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     cache: new TtlCache(clock),
     mailer: new Mailer(database.db, log, config.SMTP_URL),
     push,
+    bus: new InProcessBus((err, topic) => log.error({ err, topic }, 'event handler failed')),
     draining: false,
     // Scheduled jobs (erasing deleted accounts after 14 days) stop before the database closes.
     close: async () => {
       await jobs.stop();
+      await app.bus.close();
       await database.close();
     },
   };
