@@ -1,41 +1,23 @@
 /** Sites directory, sessions and login against a real (in-memory PGlite) database. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/client';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../tests/setup/kit';
+import { type Database } from '../db/client';
 import { sites, siteHosts, sessions, users } from '../db/schema';
-import { DEMO_ACCOUNTS, seedDemo } from '../db/seed';
+import { DEMO_ACCOUNTS } from '../db/seed';
 import { login } from './auth/login';
 import { createSession, revokeUserSessions, SESSION_TTL_MS, validateSessionToken } from './auth/sessions';
-import type { Clock } from './clock';
-import { LocalPhotoStore } from './photos/store';
 import { normaliseHost, SiteDirectory } from './sites/directory';
 
-class FakeClock implements Clock {
-  constructor(public time = new Date('2026-11-21T12:00:00Z').getTime()) {}
-  now() {
-    return new Date(this.time);
-  }
-  advance(ms: number) {
-    this.time += ms;
-  }
-}
-
 let database: Database;
-let photoDir: string;
+let kit: SeededDatabase;
 const clock = new FakeClock();
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  photoDir = await mkdtemp(join(tmpdir(), 'svc-photos-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(photoDir), clock, profilesPerSite: 0 });
+  kit = await seededDatabase({ clock: clock, profilesPerSite: 0 });
+  database = kit.database;
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(photoDir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 describe('site directory', () => {
   it('SITE-01 hosts are normalised: case, port and trailing dot do not matter', () => {

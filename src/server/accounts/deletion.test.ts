@@ -2,38 +2,24 @@
  * Account deletion, its alternatives, reactivation (DEL-01) and the data export (GDPR-01) against a
  * real (in-memory PGlite) database, with a clock the tests move.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { accountTokens, creditLedger, mailOutbox, pageEvents, photos, profiles, sessions, sites, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import { hashPassword } from '../auth/passwords';
 import { createSession, validateSessionToken } from '../auth/sessions';
 import type { Clock } from '../clock';
 import { createLogger } from '../logger';
 import { Mailer } from '../mail/mailer';
-import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory, type Site } from '../sites/directory';
 import { exportFilename, exportUserData } from './data-export';
 import { DELETE_GRACE_MS, checkReactivation, deleteAccount, reactivateAccount } from './deletion';
 
-class FakeClock implements Clock {
-  constructor(public time = new Date('2026-11-21T12:00:00Z').getTime()) {}
-  now() {
-    return new Date(this.time);
-  }
-  advance(ms: number) {
-    this.time += ms;
-  }
-}
-
 const PASSWORD = 'correct horse battery';
 const clock = new FakeClock();
 let database: Database;
-let photoDir: string;
+let kit: SeededDatabase;
 let app: { db: Database['db']; clock: Clock; mailer: Mailer };
 let site: Site;
 let otherSite: Site;
@@ -41,9 +27,8 @@ let passwordHash: string;
 let n = 0;
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  photoDir = await mkdtemp(join(tmpdir(), 'deletion-photos-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(photoDir), clock, profilesPerSite: 0 });
+  kit = await seededDatabase({ clock: clock, profilesPerSite: 0 });
+  database = kit.database;
   const directory = new SiteDirectory(database.db, clock, 0);
   const all = await database.db.select({ id: sites.id, isDefault: sites.isDefault }).from(sites);
   site = await directory.forId(all.find((s) => s.isDefault)!.id);
@@ -51,10 +36,7 @@ beforeAll(async () => {
   app = { db: database.db, clock, mailer: new Mailer(database.db, createLogger('silent')) };
   passwordHash = await hashPassword(PASSWORD);
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(photoDir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 async function member(options: { confirmed?: boolean } = {}) {
   n++;

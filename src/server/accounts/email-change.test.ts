@@ -1,45 +1,37 @@
 /** E-mail change by link (MAIL-01) against a real database (in-memory PGlite). */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { accountTokens, mailOutbox, profiles, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import { hashPassword } from '../auth/passwords';
 import { Mailer } from '../mail/mailer';
-import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory, type Site } from '../sites/directory';
 import { confirmEmailChange, EMAIL_CHANGES_PER_DAY, emailStatus, requestEmailChange } from './email-change';
 import { issueToken } from './tokens';
 
 const HOUR = 3600 * 1000;
-const clock = { time: new Date('2026-11-21T12:00:00Z').getTime(), now() { return new Date(this.time); }, advance(ms: number) { this.time += ms; } };
+const clock = new FakeClock();
 const PASSWORD = 'current-secret-words';
 let database: Database;
 let site: Site;
 let otherSite: Site;
-let dir: string;
+let kit: SeededDatabase;
 let mailer: Mailer;
 let hash: string;
 const app = () => ({ db: database.db, clock, mailer });
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  dir = await mkdtemp(join(tmpdir(), 'mailchange-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(dir), clock, profilesPerSite: 0 });
+  kit = await seededDatabase({ clock: clock, profilesPerSite: 0 });
+  database = kit.database;
   const sites = new SiteDirectory(database.db, clock, 0);
   site = await sites.forHost('localhost');
   otherSite = await sites.forHost('127.0.0.1');
   mailer = new Mailer(database.db, pino({ level: 'silent' }));
   hash = await hashPassword(PASSWORD);
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 let counter = 0;
 async function member(on: Site = site, status: 'active' | 'not_confirmed' = 'active') {

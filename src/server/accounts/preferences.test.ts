@@ -1,37 +1,29 @@
 /** Settings services (SET-01, SET-02, AUTH-04) against a real database (in-memory PGlite). */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { profiles, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { createSession, validateSessionToken } from '../auth/sessions';
 import { listMemberCards } from '../members/listing';
-import { LocalPhotoStore } from '../photos/store';
 import { changePassword, NOTIFICATION_KEYS, notificationStates, setInvisible, setNotificationPreferences } from './preferences';
 
-const clock = { time: new Date('2026-11-21T12:00:00Z').getTime(), now() { return new Date(this.time); }, advance(ms: number) { this.time += ms; } };
+const clock = new FakeClock();
 const PASSWORD = 'current-secret-words';
 let database: Database;
-let dir: string;
+let kit: SeededDatabase;
 let hash: string;
 let siteId: number;
 const deps = () => ({ db: database.db, clock });
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  dir = await mkdtemp(join(tmpdir(), 'prefs-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(dir), clock, profilesPerSite: 0 });
+  kit = await seededDatabase({ clock: clock, profilesPerSite: 0 });
+  database = kit.database;
   hash = await hashPassword(PASSWORD);
   siteId = (await database.db.select({ id: users.siteId }).from(users).limit(1))[0]!.id;
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 let counter = 0;
 async function member() {

@@ -1,17 +1,13 @@
 /** Alert rules (pure), dismissals and the activation-mail rate limit against a real database. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import { activate } from '../accounts/activation';
 import { signup } from '../accounts/signup';
 import { Mailer } from '../mail/mailer';
-import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory, type Site } from '../sites/directory';
 import { ACTIVATION_RESEND_INTERVAL_MS, resendActivationMail } from './activation-reminder';
 import { dismissAlert, loadDismissals } from './dismissals';
@@ -108,20 +104,16 @@ describe('alert rules', () => {
 
 describe('with a database', () => {
   let database: Database;
-  let dir: string;
+  let kit: SeededDatabase;
   let site: Site;
-  const clock = { time: NOW.getTime(), now() { return new Date(this.time); } };
+  const clock = new FakeClock(NOW);
 
   beforeAll(async () => {
-    database = await openDatabase('memory://');
-    dir = await mkdtemp(join(tmpdir(), 'alerts-'));
-    await seedDemo({ db: database.db, photos: new LocalPhotoStore(dir), clock, profilesPerSite: 2 });
+    kit = await seededDatabase({ clock: clock, profilesPerSite: 2 });
+    database = kit.database;
     site = await new SiteDirectory(database.db, clock, 0).forHost('localhost');
   });
-  afterAll(async () => {
-    await database?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => kit?.close());
 
   const newMember = async (email: string) => {
     const result = await signup({ db: database.db, clock, settings: site.settings, language: 'en', country: 'NL', tracking: null }, { email, name: 'Iris', password: 'zonnige-dinsdag-42', date_of_birth: '1994-02-03', gender: 'female', looking_for: 'male' });

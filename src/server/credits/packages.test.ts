@@ -1,28 +1,20 @@
 /** Credit packages (PREM-01): the marketing seed, the listing and the price display, against a real database. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { creditPackages, sites, tokenPages } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import { DEMO_PACKAGES, ensureMarketingContent } from '../../db/seed-marketing';
-import { LocalPhotoStore } from '../photos/store';
 import { formatMoney, formatNumber, listPackages } from './packages';
 
 let database: Database;
-let photoDir: string;
+let kit: SeededDatabase;
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  photoDir = await mkdtemp(join(tmpdir(), 'packages-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(photoDir), clock: { now: () => new Date('2026-11-21T12:00:00Z') }, profilesPerSite: 0 });
+  kit = await seededDatabase({ clock: { now: () => new Date('2026-11-21T12:00:00Z') }, profilesPerSite: 0 });
+  database = kit.database;
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(photoDir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 async function siteIds() {
   return (await database.db.select({ id: sites.id, domain: sites.domain }).from(sites).orderBy(sites.id)).map((s) => s);

@@ -2,53 +2,34 @@
  * Erasing deleted accounts after 14 days (DEL-01, GDPR-01) against a real (in-memory PGlite) database
  * and photo folder, with a clock the test moves instead of waiting.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
 import { accountTokens, creditLedger, mailOutbox, pageEvents, photos, profiles, pushSubscriptions, sessions, sites, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import { DELETE_GRACE_MS, reactivateAccount } from '../accounts/deletion';
 import { issueToken } from '../accounts/tokens';
 import { createSession } from '../auth/sessions';
-import type { Clock } from '../clock';
-import { LocalPhotoStore } from '../photos/store';
+import type { LocalPhotoStore } from '../photos/store';
 import { uploadPhoto } from '../photos/upload';
 import { eraseDeletedAccounts } from './erase-deleted';
-
-class FakeClock implements Clock {
-  constructor(public time = new Date('2026-11-21T12:00:00Z').getTime()) {}
-  now() {
-    return new Date(this.time);
-  }
-  advance(ms: number) {
-    this.time += ms;
-  }
-}
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 
 const DAY = 24 * 3600 * 1000;
 const clock = new FakeClock();
-let database: Database;
-let photoDir: string;
+let kit: SeededDatabase;
+let database: SeededDatabase['database'];
 let store: LocalPhotoStore;
 let siteId: number;
 let n = 0;
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  photoDir = await mkdtemp(join(tmpdir(), 'erase-photos-'));
-  store = new LocalPhotoStore(photoDir);
-  await seedDemo({ db: database.db, photos: store, clock, profilesPerSite: 0 });
+  kit = await seededDatabase({ clock });
+  database = kit.database;
+  store = kit.photos;
   const [site] = await database.db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true));
   siteId = site!.id;
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(photoDir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 /** A member with everything personal: photos (files too), sessions, tokens, push, mails, page events, ledger. */
 async function fullMember(state: { deletedDaysAgo?: number } = {}) {

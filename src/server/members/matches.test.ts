@@ -1,20 +1,16 @@
 /** Signup matches (GAME-03) against a real (in-memory PGlite) database with hand-made profiles. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq, like, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { photos, profiles, sites, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import type { Clock } from '../clock';
-import { LocalPhotoStore } from '../photos/store';
 import { birthDateRange, findSignupMatches, wantedGenders } from './matches';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const clock: Clock = { now: () => NOW };
 let database: Database;
-let photoDir: string;
+let kit: SeededDatabase;
 let siteId: number;
 let otherSiteId: number;
 let n = 0;
@@ -61,9 +57,8 @@ async function member(spec: Spec): Promise<number> {
 }
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  photoDir = await mkdtemp(join(tmpdir(), 'matches-photos-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(photoDir), clock, profilesPerSite: 0 });
+  kit = await seededDatabase({ clock: clock, profilesPerSite: 0 });
+  database = kit.database;
   const [one] = await database.db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true));
   const [two] = await database.db.select({ id: sites.id }).from(sites).where(ne(sites.id, one!.id));
   siteId = one!.id;
@@ -71,10 +66,7 @@ beforeAll(async () => {
   // The demo accounts stay out of the way of these hand-made members.
   await database.db.update(users).set({ invisible: true }).where(like(users.email, '%@demo.test'));
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(photoDir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 const ids = (cards: Array<{ id: number }>) => cards.map((c) => c.id);
 

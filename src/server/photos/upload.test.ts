@@ -2,39 +2,33 @@
  * Photo uploads against a real (in-memory PGlite) database and a real photo folder, with real images
  * made by sharp in the test (PHO-01, PHO-02, PHO-04).
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdir } from 'node:fs/promises';
 import { deflateSync, crc32 } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { photos, profiles, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import type { Clock } from '../clock';
 import { LocalPhotoStore, PHOTO_NAME } from './store';
 import { MAX_UPLOAD_BYTES, PHOTO_LIMITS, checkImage, readUploadForm, uploadPhoto } from './upload';
 
 const clock: Clock = { now: () => new Date('2026-11-21T12:00:00Z') };
 let database: Database;
-let photoDir: string;
+let kit: SeededDatabase;
 let store: LocalPhotoStore;
 let siteId: number;
 let memberNo = 0;
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  photoDir = await mkdtemp(join(tmpdir(), 'upload-photos-'));
-  store = new LocalPhotoStore(photoDir);
-  await seedDemo({ db: database.db, photos: store, clock, profilesPerSite: 0 });
+  kit = await seededDatabase({ clock: clock, profilesPerSite: 0 });
+  database = kit.database;
+  store = kit.photos;
   const [user] = await database.db.select({ siteId: users.siteId }).from(users).limit(1);
   siteId = user!.siteId;
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(photoDir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 async function newMember(paidUser = false): Promise<number> {
   memberNo++;
@@ -49,7 +43,7 @@ async function newMember(paidUser = false): Promise<number> {
 const deps = () => ({ db: database.db, clock, photos: store });
 
 async function storedFiles(): Promise<string[]> {
-  const entries = await readdir(photoDir, { recursive: true, withFileTypes: true });
+  const entries = await readdir(kit.photoDir, { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile()).map((e) => e.name);
 }
 

@@ -1,14 +1,10 @@
 /** Static page texts (STA-01), the terms version date (STA-02) and `/{token}` pages against a real database. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { tokenPages } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import { LANGUAGES } from '../../shared/languages';
-import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory, type Site } from '../sites/directory';
 import {
   PLACEHOLDERS,
@@ -101,22 +97,18 @@ describe('terms version date', () => {
 
 describe('with the demo sites', () => {
   let database: Database;
-  let photoDir: string;
+  let kit: SeededDatabase;
   let one: Site;
   let two: Site;
 
   beforeAll(async () => {
-    database = await openDatabase('memory://');
-    photoDir = await mkdtemp(join(tmpdir(), 'static-pages-'));
-    await seedDemo({ db: database.db, photos: new LocalPhotoStore(photoDir), clock: { now: () => new Date('2026-11-21T12:00:00Z') }, profilesPerSite: 0 });
+    kit = await seededDatabase({ clock: { now: () => new Date('2026-11-21T12:00:00Z') }, profilesPerSite: 0 });
+    database = kit.database;
     const sites = new SiteDirectory(database.db, { now: () => new Date() }, 0);
     one = await sites.forHost('localhost');
     two = await sites.forHost('127.0.0.1');
   });
-  afterAll(async () => {
-    await database?.close();
-    await rm(photoDir, { recursive: true, force: true });
-  });
+  afterAll(() => kit?.close());
 
   it('STA-01 STA-02 a rendered page has every placeholder filled with the site and company values', () => {
     for (const lang of LANGUAGES) {
