@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     globalSetup: ['tests/setup/global.ts'],
     reporters: ['default'],
+    // A test that asserts nothing fails (it could never catch a regression).
+    expect: { requireAssertions: true },
   },
 });

@@ -158,17 +158,22 @@ describe('compressResponse', () => {
 
   it('write callbacks run, and headersSent is true once body bytes are held', async () => {
     const seen: string[] = [];
+    let ended!: () => void;
+    const endCallback = new Promise<void>((resolve) => (ended = resolve));
     const port = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       expect(res.headersSent).toBe(false);
       res.write('<p>short</p>', () => seen.push('first'));
       seen.push(`headersSent=${res.headersSent}`);
       res.write(page, () => seen.push('second'));
-      res.end(() => seen.push('end'));
+      res.end(() => {
+        seen.push('end');
+        ended();
+      });
     });
     const res = await get(port, { 'accept-encoding': 'gzip' });
     expect(gunzipSync(res.body).toString()).toBe(`<p>short</p>${page}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await endCallback;
     expect(seen).toEqual(['headersSent=true', 'first', 'second', 'end']);
   });
 });

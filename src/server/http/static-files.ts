@@ -105,6 +105,8 @@ interface CachedVariant {
 const variants = new Map<string, CachedVariant>();
 let cachedBytes = 0;
 let bestQueue: Promise<unknown> = Promise.resolve();
+/** Compressions still running (fast, then best), so a caller can wait until the cache has settled. */
+const running = new Set<Promise<unknown>>();
 
 /**
  * The compressed bytes of `file` in `encoding`: from the cache, else compressed now with the fast
@@ -121,23 +123,33 @@ export function compressedVariant(file: string, tag: string, encoding: ContentEn
   const source = readFile(file);
   const entry: CachedVariant = { body: source.then((raw) => compressBuffer(raw, encoding, 'fast')), bytes: 0 };
   variants.set(key, entry);
-  entry.body.then(
+  const work = entry.body.then(
     (fast) => {
       if (variants.get(key) !== entry) return;
       resize(entry, fast.length);
-      bestQueue = bestQueue.then(async () => {
-        if (variants.get(key) !== entry) return;
-        const best = await compressBuffer(await source, encoding, 'best');
-        if (variants.get(key) !== entry || best.length >= fast.length) return;
-        entry.body = Promise.resolve(best);
-        resize(entry, best.length);
-      }).catch(() => {});
+      bestQueue = bestQueue
+        .then(async () => {
+          if (variants.get(key) !== entry) return;
+          const best = await compressBuffer(await source, encoding, 'best');
+          if (variants.get(key) !== entry || best.length >= fast.length) return;
+          entry.body = Promise.resolve(best);
+          resize(entry, best.length);
+        })
+        .catch(() => {});
+      return bestQueue;
     },
     () => {
       if (variants.get(key) === entry) variants.delete(key);
     },
   );
+  running.add(work);
+  void work.finally(() => running.delete(work));
   return entry.body;
+}
+
+/** Resolves once every compression started so far (fast and the background best) has finished. */
+export async function compressedVariantsSettled(): Promise<void> {
+  while (running.size > 0) await Promise.allSettled([...running]);
 }
 
 function resize(entry: CachedVariant, bytes: number): void {
