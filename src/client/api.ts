@@ -5,7 +5,6 @@
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, paths } from '../shared/api-types';
-import { clearUser } from '../stores/user';
 import { createRetryingFetch, type FetchLike, type RetryOptions } from './retry';
 
 /** The typed client every store uses. */
@@ -108,12 +107,23 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
 let browserClient: ApiClient | undefined;
 let override: ApiClient | undefined;
+const authenticationRequiredListeners = new Set<() => void>();
+
+/**
+ * Runs `listener` when the browser client meets `authentication_required` (CLI-02), before it goes to
+ * `/login`. Stores forget what they hold this way (the user store registers itself), so this module
+ * needs to know none of them. Returns the unsubscribe.
+ */
+export function whenAuthenticationRequired(listener: () => void): () => void {
+  authenticationRequiredListeners.add(listener);
+  return () => authenticationRequiredListeners.delete(listener);
+}
 
 function currentClient(): ApiClient {
   if (override) return override;
   browserClient ??= createApiClient({
     onAuthenticationRequired: () => {
-      clearUser();
+      for (const listener of authenticationRequiredListeners) listener();
       globalThis.location.assign('/login');
     },
   });
@@ -129,8 +139,9 @@ export function setApiClient(client: ApiClient | undefined): void {
 }
 
 /**
- * The shared client for browser code, created on first use. On `authentication_required` it clears
- * the user store and goes to `/login` (CLI-02).
+ * The shared client for browser code, created on first use. On `authentication_required` it tells the
+ * listeners of {@link whenAuthenticationRequired} (the user store forgets the member) and goes to
+ * `/login` (CLI-02).
  */
 export const api: ApiClient = new Proxy({} as ApiClient, {
   get(_target, property) {

@@ -4,7 +4,7 @@
  * clearing on logout (CLI-02).
  */
 import { atom } from 'nanostores';
-import { api, failureReason, isAuthenticationRequired, type FailureReason } from '../client/api';
+import { api, failureReason, isAuthenticationRequired, whenAuthenticationRequired, type FailureReason } from '../client/api';
 import type { components } from '../shared/api-types';
 
 export type User = components['schemas']['User'];
@@ -78,3 +78,6 @@ export async function setLanguage(language: Language): Promise<SetLanguageResult
 export function clearUser(): void {
   $user.set(null);
 }
+
+// CLI-02: a call answered `authentication_required` means the session is gone: forget the member.
+whenAuthenticationRequired(clearUser);

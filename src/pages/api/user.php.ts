@@ -9,7 +9,7 @@ import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHead
 import { loadCurrentUser, setUserLanguage } from '../../server/members/account';
 import { cookieOptions } from '../../server/web/cookies';
 import { setSessionCookie } from '../../server/web/session-cookie';
-import { isPushCall, registerPushSubscription, removePushSubscription } from '../../server/push/user-endpoint';
+import { isPushCall, registerPushSubscription, removePushSubscription } from './_push';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE, LANGUAGES } from '../../shared/languages';
 
 export const GET = endpoint(({ locals }) => {

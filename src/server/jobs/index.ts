@@ -1,10 +1,22 @@
 /** The app's scheduled maintenance jobs, started with the app context and stopped when it closes. */
-import type { AppContext } from '../context';
+import type { Database, Db } from '../../db/client';
+import type { Clock } from '../clock';
+import type { Logger } from '../logger';
+import type { PhotoStore } from '../photos/store';
 import { pruneThrottle } from '../auth/throttle';
 import { eraseDeletedAccounts } from './erase-deleted';
 import { lockFor, startScheduler, type Scheduler } from './scheduler';
 
-export function startAppJobs(app: Pick<AppContext, 'database' | 'db' | 'clock' | 'photos' | 'log'>): Scheduler {
+/** What the jobs need (a part of the app context, named here so this module does not import it). */
+export interface JobDeps {
+  database: Database;
+  db: Db;
+  clock: Clock;
+  photos: PhotoStore;
+  log: Logger;
+}
+
+export function startAppJobs(app: JobDeps): Scheduler {
   return startScheduler({
     log: app.log,
     lock: lockFor(app.database),

@@ -1,11 +1,11 @@
 /**
- * The push part of /api/user.php (PUSH-01, SPEC §7): `POST ?push=1` registers the browser's
+ * The push part of /api/user.php (a helper of that route: `_`-prefixed files are not routes) (PUSH-01, SPEC §7): `POST ?push=1` registers the browser's
  * subscription for the signed-in member, `DELETE ?push=1` ends it. The endpoint file checks the client
  * request-type header first, as for every state-changing user.php call.
  */
 import type { APIContext } from 'astro';
-import { ApiError, json, readJson } from '../http/api';
-import { pushSubscriptionSchema, pushUnsubscribeSchema } from './subscription';
+import { ApiError, json, readJson } from '../../server/http/api';
+import { pushSubscriptionSchema, pushUnsubscribeSchema } from '../../server/push/subscription';
 
 /** Whether a user.php request is a push call (`?push=1`). */
 export function isPushCall(url: URL): boolean {
