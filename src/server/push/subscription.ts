@@ -1,11 +1,12 @@
 /**
- * What a browser's push subscription must look like before it is stored (PUSH-01). The endpoint is a
- * URL the server will POST to later, so it is checked like any outgoing request target: HTTPS only, no
- * credentials, and in production no loopback or private address literals. Outside production, plain
- * HTTP to a loopback address is allowed, so tests can run a local push service.
+ * What a browser's push subscription must look like before it is stored (PUSH-01, SEC-06). The endpoint
+ * is a URL the server will POST to later, so it must be an HTTPS URL of a known browser push service
+ * (`PUSH_SERVICE_HOSTS`), without credentials; where its name resolves is checked at send time.
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import type { Config } from '../config';
+import { isLoopbackAddress, isPublicAddress } from './addresses';
 
 const base64url = /^[A-Za-z0-9_-]+={0,2}$|^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -37,27 +38,69 @@ export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
 /** Body of `DELETE /api/user.php?push=1`: which subscription to end (all of the member's when omitted). */
 export const pushUnsubscribeSchema = z.object({ endpoint: z.string().min(10).max(1000).optional() });
 
+/**
+ * The browser push services a subscription may point at (SEC-06), as `PUSH_SERVICE_HOSTS` lists them by
+ * default: each vendor's documented endpoint hosts. Chrome and the other Chromium browsers use Firebase
+ * Cloud Messaging (`https://fcm.googleapis.com/fcm/send/…`), Firefox Mozilla's autopush
+ * (`https://updates.push.services.mozilla.com/wpush/v2/…`), Edge the Windows Push Notification Services
+ * (`https://<region>.notify.windows.com/w/?token=…`) and Safari Apple's web push service, which asks
+ * servers that keep an allow-list to allow any subdomain of push.apple.com (`https://web.push.apple.com/…`).
+ */
+export const DEFAULT_PUSH_SERVICE_HOSTS: readonly string[] = ['fcm.googleapis.com', 'updates.push.services.mozilla.com', '*.notify.windows.com', '*.push.apple.com'];
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/**
+ * Parses a `PUSH_SERVICE_HOSTS` value: a comma (or space) separated list of host names (`fcm.googleapis.com`,
+ * that host only) and `*.suffix` entries (`*.push.apple.com`: any name under it, not the suffix itself).
+ * Names need two labels or more (three under a `*.`) and a top-level label that is not numeric, so no IP
+ * address, `localhost` or `*.com` can be listed. Returns the lower-cased entries, or null when one is bad.
+ */
+export function parsePushServiceHosts(value: string): string[] | null {
+  const entries = value
+    .split(/[\s,]+/)
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  if (entries.length === 0) return null;
+  for (const entry of entries) {
+    const wildcard = entry.startsWith('*.');
+    const labels = (wildcard ? entry.slice(2) : entry).split('.');
+    if (labels.length < (wildcard ? 3 : 2) || !labels.every((l) => LABEL.test(l)) || /^\d+$/.test(labels.at(-1)!)) return null;
+  }
+  return [...new Set(entries)];
+}
+
+/** Whether `hostname` (as `URL.hostname` gives it) is one of the push service hosts. */
+export function isPushServiceHost(hostname: string, hosts: readonly string[]): boolean {
+  const name = hostname.toLowerCase();
+  return hosts.some((entry) => (entry.startsWith('*.') ? name.endsWith(entry.slice(1)) && name.length > entry.length - 1 : name === entry));
+}
+
+/**
+ * Where push messages may go. In production only HTTPS URLs on the default port of a listed push
+ * service host; `allowLoopbackHttp` adds plain `http://` to a loopback address literal (127.0.0.0/8,
+ * [::1]) for the local push service the tests run (src/server/push/test-push-service.ts). The app turns
+ * that on only when NODE_ENV is `test` ({@link pushEndpointPolicy}); docs/decisions/024-push-endpoints.md.
+ */
 export interface EndpointPolicy {
-  /** Allow `http://` to loopback hosts (tests and development). */
+  /** Host names and `*.suffix` entries of the push services (`PUSH_SERVICE_HOSTS`). */
+  serviceHosts: readonly string[];
+  /** Test only: allow `http://127.x.x.x:port/…` and `http://[::1]:port/…`. */
   allowLoopbackHttp: boolean;
 }
 
-function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\./.test(h);
+/** The app's endpoint policy from its configuration: the configured hosts; loopback HTTP only under NODE_ENV=test. */
+export function pushEndpointPolicy(config: Pick<Config, 'pushServiceHosts' | 'NODE_ENV'>): EndpointPolicy {
+  return { serviceHosts: config.pushServiceHosts, allowLoopbackHttp: config.NODE_ENV === 'test' };
 }
 
-function isPrivateLiteral(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isLoopback(h)) return true;
-  const kind = isIP(h);
-  if (kind === 4) return /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.)/.test(h);
-  if (kind === 6) return /^(fc|fd|fe80:|::$|::ffff:)/.test(h);
-  return false;
-}
+export type EndpointProblem = 'invalid_url' | 'not_https' | 'private_address' | 'unknown_push_service';
 
-/** Why an endpoint is refused, or null when it may be stored and sent to. */
-export function endpointProblem(endpoint: string, policy: EndpointPolicy): 'invalid_url' | 'not_https' | 'private_address' | null {
+/**
+ * Why an endpoint is refused, or null when it may be stored and sent to. Only the form of the URL is
+ * checked here; where its host name leads is checked when a message is sent (src/server/push/transport.ts).
+ */
+export function endpointProblem(endpoint: string, policy: EndpointPolicy): EndpointProblem | null {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -65,8 +108,11 @@ export function endpointProblem(endpoint: string, policy: EndpointPolicy): 'inva
     return 'invalid_url';
   }
   if (url.username || url.password || url.hash) return 'invalid_url';
-  if (url.protocol === 'http:') return policy.allowLoopbackHttp && isLoopback(url.hostname) ? null : 'not_https';
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (url.protocol === 'http:') return policy.allowLoopbackHttp && isIP(literal) !== 0 && isLoopbackAddress(literal) ? null : 'not_https';
   if (url.protocol !== 'https:') return 'not_https';
-  if (!policy.allowLoopbackHttp && isPrivateLiteral(url.hostname)) return 'private_address';
-  return null;
+  if (isIP(literal) !== 0) return isPublicAddress(literal) ? 'unknown_push_service' : 'private_address';
+  // Push services answer on 443; a URL naming another port is not one of theirs.
+  if (url.port !== '') return 'unknown_push_service';
+  return isPushServiceHost(url.hostname, policy.serviceHosts) ? null : 'unknown_push_service';
 }
