@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseTrustedProxies, type TrustedProxies } from './http/proxy';
-import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts } from './push/subscription';
+import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts } from './push/service-hosts';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
