@@ -201,6 +201,51 @@ describe('subscribePush', () => {
   });
 });
 
+describe('an endpoint registered to another member (SEC-06)', () => {
+  const inUseFor = (endpoint: string) => () => {
+    const body = sent.at(-1)!.body as { endpoint: string };
+    return body.endpoint === endpoint
+      ? new Response(JSON.stringify({ error: 'push_endpoint_in_use' }), { status: 409, headers: { 'content-type': 'application/json' } })
+      : new Response(JSON.stringify({ ok: true }), { status: 201, headers: { 'content-type': 'application/json' } });
+  };
+
+  it('SEC-06 PUSH-01 turning push on: the browser replaces the subscription with a new one and registers that', async () => {
+    const { env, subscribeCalls } = fakeEnv({ permission: 'granted' });
+    const key = applicationServerKey(KEY);
+    const old = fakeSubscription('https://push.example/send/left-behind', key);
+    current = old;
+    answer = inUseFor('https://push.example/send/left-behind');
+    const result = await subscribePush({ publicKey: KEY }, env);
+    expect(result).toEqual({ type: 'ok', status: 'subscribed' });
+    expect(old.unsubscribed).toBe(true);
+    expect(subscribeCalls).toHaveLength(1);
+    expect(sent.map((s) => (s.body as { endpoint: string }).endpoint)).toEqual(['https://push.example/send/left-behind', 'https://push.example/send/abc']);
+    expect(current?.endpoint).toBe('https://push.example/send/abc');
+  });
+
+  it('SEC-06 PUSH-01 the next page of the member now signed in on that browser does the same', async () => {
+    const { env, subscribeCalls } = fakeEnv({ permission: 'granted' });
+    current = fakeSubscription('https://push.example/send/left-behind', applicationServerKey(KEY));
+    answer = inUseFor('https://push.example/send/left-behind');
+    expect(await initPush({ userId: 8 }, env)).toBe('subscribed');
+    expect(subscribeCalls).toHaveLength(1);
+    expect(sent.map((s) => (s.body as { endpoint: string }).endpoint)).toEqual(['https://push.example/send/left-behind', 'https://push.example/send/abc']);
+    // Registered once for this session.
+    resetPushForTests();
+    await initPush({ userId: 8 }, env);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('SEC-06 PUSH-01 when no new subscription can be registered either, push is off and the browser keeps none', async () => {
+    const { env } = fakeEnv({ permission: 'granted' });
+    current = fakeSubscription('https://push.example/send/left-behind', applicationServerKey(KEY));
+    answer = () => new Response(JSON.stringify({ error: 'push_endpoint_in_use' }), { status: 409, headers: { 'content-type': 'application/json' } });
+    expect(await initPush({ userId: 8 }, env)).toBe('not_subscribed');
+    expect(current).toBeNull();
+    expect($pushOffer.get()).toBe(true);
+  });
+});
+
 describe('unsubscribePush', () => {
   it('PUSH-01 ends the subscription on the server (DELETE ?push=1 with its endpoint) and in the browser', async () => {
     answer = () => new Response(JSON.stringify({ ok: true, removed: 1 }), { status: 200, headers: { 'content-type': 'application/json' } });

@@ -136,13 +136,48 @@ async function detectPush(options: { userId?: number }, env: PushEnv): Promise<P
     subscription = null;
   }
   if (!subscription || env.notification!.permission !== 'granted') return setStatus('not_subscribed');
-  const json = toJson(subscription);
   const marker = `${options.userId ?? ''}|${subscription.endpoint}`;
-  if (json && env.storage?.getItem(SYNC_KEY) !== marker) {
-    const sent = await sendSubscription(json);
-    if (sent.type === 'ok') env.storage?.setItem(SYNC_KEY, marker);
+  if (env.storage?.getItem(SYNC_KEY) !== marker) {
+    const key = subscription.options?.applicationServerKey ? new Uint8Array(subscription.options.applicationServerKey) : null;
+    const registered = await register(registration, subscription, key);
+    if (registered.type === 'ok') env.storage?.setItem(SYNC_KEY, `${options.userId ?? ''}|${registered.subscription.endpoint}`);
+    // The endpoint stays another member's, or the browser's subscription had to go: push is off here.
+    if (registered.type === 'error' && (registered.reason === 'push_endpoint_in_use' || !(await registration.pushManager.getSubscription().catch(() => null)))) {
+      return setStatus('not_subscribed');
+    }
   }
   return setStatus('subscribed');
+}
+
+type Registered = { type: 'ok'; subscription: PushSubscriptionLike } | { type: 'error'; reason: PushError };
+
+/**
+ * Registers the browser's subscription with the server. An endpoint never moves between members (SEC-06):
+ * when the server answers that it is another member's (this browser was signed in as someone else, who
+ * left without turning push off), the browser's subscription is replaced by a new one, with a new
+ * endpoint, and that is registered for this member. The old endpoint then stops working for the other
+ * member, whose browser this no longer is.
+ */
+async function register(registration: RegistrationLike, subscription: PushSubscriptionLike, serverKey: Uint8Array<ArrayBuffer> | null): Promise<Registered> {
+  const json = toJson(subscription);
+  if (!json) return { type: 'error', reason: 'browser' };
+  const sent = await sendSubscription(json);
+  if (sent.type === 'ok') return { type: 'ok', subscription };
+  if (sent.reason !== 'push_endpoint_in_use') return sent;
+  let fresh: PushSubscriptionLike;
+  try {
+    const key = serverKey ?? (await vapidKey(null).then((k) => (k ? applicationServerKey(k) : null)));
+    if (!key) return { type: 'error', reason: 'no_key' };
+    await subscription.unsubscribe();
+    fresh = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  } catch {
+    return { type: 'error', reason: 'push_endpoint_in_use' };
+  }
+  const freshJson = toJson(fresh);
+  const again = freshJson ? await sendSubscription(freshJson) : ({ type: 'error', reason: 'browser' } as const);
+  if (again.type === 'ok') return { type: 'ok', subscription: fresh };
+  await fresh.unsubscribe().catch(() => false);
+  return again;
 }
 
 export type PushActionResult = { type: 'ok'; status: PushStatus } | { type: 'error'; reason: PushError; status: PushStatus };
@@ -181,12 +216,11 @@ export async function subscribePush(options: { publicKey?: string | null } = {},
   } catch {
     return fail('browser', 'not_subscribed');
   }
-  const json = toJson(subscription);
-  if (!json) return fail('browser', 'not_subscribed');
-  const sent = await sendSubscription(json);
+  const registration = await env.serviceWorker!.ready;
+  const sent = await register(registration, subscription, applicationServerKey(key));
   if (sent.type === 'error') {
     // Keep browser and server in step: no subscription the server does not know of.
-    await subscription.unsubscribe().catch(() => false);
+    await (await registration.pushManager.getSubscription().catch(() => null))?.unsubscribe().catch(() => false);
     return fail(sent.reason, 'not_subscribed');
   }
   env.storage?.setItem(SYNC_KEY, '');

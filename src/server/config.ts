@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseTrustedProxies, type TrustedProxies } from './http/proxy';
+import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts } from './push/service-hosts';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -47,6 +48,16 @@ const envSchema = z.object({
     .refine((v) => parseTrustedProxies(v) !== null, 'must be a hop count (1-10) or a comma list of IP addresses and CIDR ranges'),
   /** SMTP relay (smtp://user:pass@host:587); without it mail stays in the outbox table. */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  /**
+   * The browser push services members' push subscriptions may point at (SEC-06): comma-separated host
+   * names, `*.suffix` for any name under a suffix. Defaults to the push services of Chrome, Firefox,
+   * Edge and Safari (docs/decisions/024-push-endpoints.md).
+   */
+  PUSH_SERVICE_HOSTS: z
+    .string()
+    .trim()
+    .default(DEFAULT_PUSH_SERVICE_HOSTS.join(','))
+    .refine((v) => parsePushServiceHosts(v) !== null, 'must be a comma list of host names (fcm.googleapis.com) or *.suffix entries (*.push.apple.com), no IP addresses'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
@@ -60,6 +71,8 @@ export interface Config extends Env {
   production: boolean;
   /** TRUSTED_PROXIES parsed; null when TRUST_PROXY is off (forwarded headers are ignored). */
   trustedProxies: TrustedProxies | null;
+  /** PUSH_SERVICE_HOSTS parsed (lower-cased, without repeats). */
+  pushServiceHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -94,5 +107,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     photoDir: resolve(dataDir, 'photos'),
     production: e.NODE_ENV === 'production',
     trustedProxies: e.TRUST_PROXY ? parseTrustedProxies(e.TRUSTED_PROXIES) : null,
+    pushServiceHosts: parsePushServiceHosts(e.PUSH_SERVICE_HOSTS)!,
   };
 }

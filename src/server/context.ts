@@ -14,6 +14,7 @@ import { TtlCache } from './cache';
 import { Mailer } from './mail/mailer';
 import { startAppJobs } from './jobs';
 import { PushService } from './push/service';
+import { pushEndpointPolicy } from './push/subscription';
 import { InProcessBus, type EventBus } from './realtime/bus';
 
 export interface AppContext {
@@ -62,7 +63,8 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     await ensureMarketingContent(database.db);
   }
   // The VAPID key pair is created once, on the first start of the first process, and kept (PUSH-01).
-  const push = await PushService.create({ db: database.db, log, allowLoopbackHttp: !config.production });
+  // Endpoints only on the configured push services; loopback HTTP only under NODE_ENV=test (SEC-06).
+  const push = await PushService.create({ db: database.db, log, endpoints: pushEndpointPolicy(config) });
   const app: AppContext = {
     config,
     database,
@@ -79,6 +81,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     // Scheduled jobs (erasing deleted accounts after 14 days) stop before the database closes.
     close: async () => {
       await jobs.stop();
+      push.close();
       await app.bus.close();
       await database.close();
     },

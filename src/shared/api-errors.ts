@@ -23,6 +23,7 @@ export const API_ERRORS = {
   photo_too_large: 413,
   photo_limit_reached: 403,
   wrong_password: 400,
+  push_endpoint_in_use: 409,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -286,7 +286,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password";
+        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use";
         Error: {
             error: components["schemas"]["ErrorCode"];
             message?: string;
@@ -729,7 +729,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Registered (an endpoint known before moves to this member with its new keys) */
+            /** @description Registered (the member's own endpoint registered again takes the new keys) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -738,7 +738,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ok"];
                 };
             };
-            /** @description Bad subscription (`fields.endpoint` is invalid_url, not_https or private_address) or missing header */
+            /** @description Bad subscription (`fields.endpoint` is invalid_url, not_https, private_address or unknown_push_service: only HTTPS endpoints of the configured push services are taken) or missing header */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -748,6 +748,15 @@ export interface operations {
                 };
             };
             403: components["responses"]["Error"];
+            /** @description `push_endpoint_in_use`: the endpoint is registered to another member and stays theirs; the browser can make a new subscription and register that */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     unregisterPush: {

@@ -404,5 +404,38 @@ describe.each(await databaseKinds())('foundation on %s', (kind) => {
       }
       expect((await server.request('/photos/..%2F..%2Fetc%2Fpasswd')).status).toBe(404);
     });
+
+    it("SEC-07 MEM-04 a premium member of site 2 cannot fetch a site-1 member's premium photo; no photo is served under another site's host", async () => {
+      const { db } = server.booted.app;
+      const siteOne = (await server.request('/api/settings.php', { host: 'localhost' })).json().id as number;
+      const [photo] = await db
+        .select({ id: photos.id, filename: photos.filename, thumb: photos.thumbFilename })
+        .from(photos)
+        .innerJoin(users, eq(users.id, photos.userId))
+        .where(sql`${users.siteId} = ${siteOne} and ${photos.status} = 'active'`)
+        .orderBy(photos.id)
+        .limit(1);
+      const siteTwoPremium = await loginAs(DEMO_ACCOUNTS.premium, '127.0.0.1');
+      const siteOnePremium = await loginAs(DEMO_ACCOUNTS.premium);
+      expect(siteTwoPremium.res.json().paid_user).toBe(true);
+      await db.update(photos).set({ premium: true }).where(eq(photos.id, photo!.id));
+      try {
+        for (const name of [photo!.filename, photo!.thumb]) {
+          const other = await server.request(`/photos/${name}`, { host: '127.0.0.1', cookies: { session: siteTwoPremium.token } });
+          expect(other.status, name).toBe(404);
+          expect(other.headers['content-type']).not.toContain('image');
+          // The other site's session means nothing on site 1's host either.
+          expect((await server.request(`/photos/${name}`, { host: 'localhost', cookies: { session: siteTwoPremium.token } })).status).toBe(404);
+          // A premium member of the photo's own site gets it.
+          expect((await server.request(`/photos/${name}`, { host: 'localhost', cookies: { session: siteOnePremium.token } })).status).toBe(200);
+        }
+      } finally {
+        await db.update(photos).set({ premium: false }).where(eq(photos.id, photo!.id));
+      }
+      // Public photos too: served under their own site's host only.
+      expect((await server.request(`/photos/${photo!.filename}`, { host: 'localhost' })).status).toBe(200);
+      expect((await server.request(`/photos/${photo!.filename}`, { host: '127.0.0.1' })).status).toBe(404);
+      expect((await server.request(`/photos/${photo!.filename}`, { host: '127.0.0.1', cookies: { session: siteTwoPremium.token } })).status).toBe(404);
+    });
   });
 });

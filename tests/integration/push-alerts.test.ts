@@ -100,6 +100,41 @@ describe.each(await databaseKinds())('push and alerts on %s', (kind) => {
       await del('/api/user.php?push=1', session, {});
     });
 
+    it('SEC-06 PUSH-01 endpoints off the known push services are refused (the audit\'s hosts); the real services\' endpoints are taken', async () => {
+      const { session, id } = await login(DEMO_ACCOUNTS.free);
+      for (const endpoint of ['https://localtest.me/push', 'https://metadata.google.internal/computeMetadata/v1/', 'https://100.64.0.1/push', 'https://[::127.0.0.1]/push', 'https://[64:ff9b::7f00:1]/push', 'https://169.254.169.254/latest/meta-data/']) {
+        const res = await server.request('/api/user.php?push=1', { method: 'POST', headers: XHR, cookies: { session }, body: fakeBrowserKeys().subscription(endpoint) });
+        expect(res.status, endpoint).toBe(400);
+        expect(res.json(), endpoint).toMatchObject({ error: 'validation_failed', fields: { endpoint: expect.stringMatching(/^(unknown_push_service|private_address)$/) } });
+      }
+      expect(await server.booted.app.push.subscriptionsOf(id)).toEqual([]);
+      const real = `https://fcm.googleapis.com/fcm/send/sec06-${kind}:APA91b`;
+      const ok = await server.request('/api/user.php?push=1', { method: 'POST', headers: XHR, cookies: { session }, body: fakeBrowserKeys().subscription(real) });
+      expect(ok.status).toBe(201);
+      await del('/api/user.php?push=1', session, {});
+    });
+
+    it("SEC-06 PUSH-01 posting another member's endpoint answers 409 push_endpoint_in_use, names nobody, and leaves it with its owner", async () => {
+      const owner = await login(DEMO_ACCOUNTS.free);
+      const other = await login(DEMO_ACCOUNTS.premium);
+      const browser = fakeBrowserKeys();
+      const endpoint = `${pushService.origin}/push/owned-${kind}`;
+      await del('/api/user.php?push=1', owner.session, {});
+      expect((await server.request('/api/user.php?push=1', { method: 'POST', headers: XHR, cookies: { session: owner.session }, body: browser.subscription(endpoint) })).status).toBe(201);
+      const stolen = await server.request('/api/user.php?push=1', { method: 'POST', headers: XHR, cookies: { session: other.session, lang: 'en' }, body: fakeBrowserKeys().subscription(endpoint) });
+      expect(stolen.status).toBe(409);
+      expect(stolen.json().error).toBe('push_endpoint_in_use');
+      expect(stolen.text).not.toContain(DEMO_ACCOUNTS.free.email);
+      expect(stolen.text).not.toContain(String(owner.id));
+      const rows = await server.booted.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint));
+      expect(rows.map((r) => [r.userId, r.p256dh])).toEqual([[owner.id, browser.subscription(endpoint).keys.p256dh]]);
+      // A push for the owner still reaches the owner's browser.
+      const arriving = pushService.next();
+      await notify(server.booted.app, owner.id, { type: 'like_received', fromUserId: other.id });
+      expect(JSON.parse(decryptPush((await arriving).body, browser))).toMatchObject({ url: `/likes/m/${other.id}` });
+      await del('/api/user.php?push=1', owner.session, {});
+    });
+
     it('PUSH-01 DELETE /api/user.php?push=1 ends the subscription', async () => {
       const { session } = await login(DEMO_ACCOUNTS.free);
       const subscription = fakeBrowserKeys().subscription(`${pushService.origin}/push/delete-${kind}`);

@@ -1,7 +1,7 @@
 /** Signup and activation over HTTP against the built server and a real database. */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/db/schema';
+import { sites, users } from '../../src/db/schema';
 import { startTestServer, type TestServer } from '../setup/server';
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
@@ -87,6 +87,64 @@ describe('signup over HTTP', () => {
     const page = await server.request('/signup', { host: '127.0.0.1', cookies: { lang: 'en' } });
     expect(page.status).toBe(403);
     expect(page.text).toContain('data-signups-closed');
+  });
+
+  it('SEC-09 AUTH-05 a site that needs a traffic source: the API, the page and its form post refuse a visitor without one alike, and take one with it', async () => {
+    const host = '127.0.0.1';
+    const origin = `http://${host}:${server.port}`;
+    const form = (email: string) => new URLSearchParams({ ...good, email, name: 'Fenna' }).toString();
+    const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', origin };
+    const before = await userCount();
+    const api = await server.request('/api/signup.php', { method: 'POST', host, headers: XHR, cookies: { lang: 'en' }, body: { ...good, email: 'nosource-api@example.com' } });
+    expect([api.status, api.json().error]).toEqual([403, 'signups_closed']);
+    expect(api.setCookies.session).toBeUndefined();
+    const post = await server.request('/signup', { method: 'POST', host, headers: formHeaders, cookies: { lang: 'en' }, body: form('nosource-page@example.com') });
+    expect(post.status).toBe(403);
+    expect(post.text).toContain('data-signups-closed');
+    expect(post.setCookies.session).toBeUndefined();
+    expect(await userCount()).toBe(before);
+    // With a traffic source (cookie, or the query of this very request) both paths sign up.
+    const tracking = { tracking: encodeURIComponent(JSON.stringify({ network: 'n' })) };
+    expect((await server.request('/signup', { host, cookies: { lang: 'en', ...tracking } })).text).not.toContain('data-signups-closed');
+    const viaApi = await server.request('/api/signup.php?network=adnet', { method: 'POST', host, headers: XHR, body: { ...good, email: 'source-api@example.com' } });
+    expect(viaApi.status).toBe(201);
+    const viaPage = await server.request('/signup', { method: 'POST', host, headers: formHeaders, cookies: tracking, body: form('source-page@example.com') });
+    expect(viaPage.status).toBe(303);
+    expect(await userCount()).toBe(before + 2);
+  });
+
+  it('SEC-09 LND-04 an invite-only site takes no self-signup on any path, with or without a traffic source, and says signups_closed', async () => {
+    const { db } = server.booted.app;
+    const origin = `http://localhost:${server.port}`;
+    const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', origin };
+    const tracking = { tracking: encodeURIComponent(JSON.stringify({ network: 'n' })) };
+    const before = await userCount();
+    await db.update(sites).set({ inviteOnly: true }).where(eq(sites.id, 1));
+    try {
+      for (const [label, cookies, query] of [
+        ['no source', {}, ''],
+        ['source cookie', tracking, ''],
+        ['source query', {}, '?network=adnet'],
+      ] as const) {
+        const api = await server.request(`/api/signup.php${query}`, { method: 'POST', headers: XHR, cookies: { lang: 'en', ...cookies }, body: { ...good, email: 'invite-api@example.com' } });
+        expect(api.status, label).toBe(403);
+        expect(api.json(), label).toMatchObject({ error: 'signups_closed', message: 'Signing up is not possible on this site right now.' });
+        expect(api.setCookies.session, label).toBeUndefined();
+        const page = await server.request(`/signup${query}`, { cookies: { lang: 'en', ...cookies } });
+        expect(page.status, label).toBe(403);
+        expect(page.text, label).toContain('data-signups-closed');
+        const post = await server.request(`/signup${query}`, { method: 'POST', headers: formHeaders, cookies: { lang: 'en', ...cookies }, body: new URLSearchParams({ ...good, email: 'invite-page@example.com' }).toString() });
+        expect(post.status, label).toBe(403);
+        expect(post.setCookies.session, label).toBeUndefined();
+      }
+      // Visitor pages offer no signup modal there either.
+      expect((await server.request('/', { cookies: { lang: 'en' } })).text).not.toMatch(/SignupModal/);
+      expect(await userCount()).toBe(before);
+    } finally {
+      await db.update(sites).set({ inviteOnly: false }).where(eq(sites.id, 1));
+    }
+    const open = await server.request('/api/signup.php', { method: 'POST', headers: XHR, body: { ...good, email: 'invite-api@example.com' } });
+    expect(open.status).toBe(201);
   });
 
   it('SIGN-01 the /signup page works without JavaScript: a form post signs up and continues to /complete-signup', async () => {

@@ -12,11 +12,16 @@ export function isPushCall(url: URL): boolean {
   return url.searchParams.has('push');
 }
 
-/** `POST /api/user.php?push=1` {endpoint, keys: {p256dh, auth}} → 201 {ok: true}. */
+/**
+ * `POST /api/user.php?push=1` {endpoint, keys: {p256dh, auth}} → 201 {ok: true}; 400 `validation_failed`
+ * for an endpoint on no known push service; 409 `push_endpoint_in_use` for another member's endpoint.
+ */
 export async function registerPushSubscription({ locals, request }: Pick<APIContext, 'locals' | 'request'>): Promise<Response> {
   if (!locals.user) throw new ApiError('authentication_required');
   const input = await readJson(request, pushSubscriptionSchema);
   const result = await locals.app.push.subscribe(locals.user.id, input);
+  // Another member's endpoint stays theirs (SEC-06); the answer does not say whose it is.
+  if (result.type === 'error' && result.reason === 'endpoint_in_use') throw new ApiError('push_endpoint_in_use');
   if (result.type === 'error') throw new ApiError('validation_failed', { endpoint: result.reason });
   return json({ ok: true }, { status: 201 });
 }

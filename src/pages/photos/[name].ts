@@ -1,4 +1,4 @@
-/** GET /photos/{name}: stored images, each checked against its photo row and the viewer (MEM-04). */
+/** GET /photos/{name}: stored images, each checked against its photo row, the site and the viewer (MEM-04, SEC-07). */
 import type { APIRoute } from 'astro';
 import { photoAccess } from '../../server/photos/access';
 import { PHOTO_NAME } from '../../server/photos/store';
@@ -9,7 +9,7 @@ const notFound = () => new Response('Not found', { status: 404, headers: { 'cont
 export const GET: APIRoute = async ({ params, locals }) => {
   const name = params.name ?? '';
   if (!PHOTO_NAME.test(name)) return notFound();
-  const access = await photoAccess(locals.app.db, name, locals.user);
+  const access = await photoAccess(locals.app.db, name, locals.site.settings.id, locals.user);
   if (access.type === 'denied') return notFound();
   const file = await locals.app.photos.get(name);
   if (!file) return notFound();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isValidEmail, suggestEmail } from '../../shared/email';
-import { ageFromBirthDate, checkBirthDate, checkName, checkPassword, isDisposableEmail, maxBirthDate, signupsAllowed } from './rules';
+import { ageFromBirthDate, checkBirthDate, checkName, checkPassword, isDisposableEmail, maxBirthDate, signupClosedReason, signupsAllowed } from './rules';
 
 const today = new Date('2026-11-21T12:00:00Z');
 
@@ -53,9 +53,20 @@ describe('signup rules', () => {
   });
 
   it('AUTH-05 signups follow the site setting: all, only with a traffic source, or closed', () => {
-    expect(signupsAllowed({ signups: 'all' }, false)).toBe(true);
-    expect(signupsAllowed({ signups: 'with_trafficsource' }, false)).toBe(false);
-    expect(signupsAllowed({ signups: 'with_trafficsource' }, true)).toBe(true);
-    expect(signupsAllowed({ signups: 'other' }, true)).toBe(false);
+    expect(signupsAllowed({ signups: 'all', invite_only: false }, false)).toBe(true);
+    expect(signupsAllowed({ signups: 'with_trafficsource', invite_only: false }, false)).toBe(false);
+    expect(signupsAllowed({ signups: 'with_trafficsource', invite_only: false }, true)).toBe(true);
+    expect(signupsAllowed({ signups: 'other', invite_only: false }, true)).toBe(false);
+    expect(signupClosedReason({ signups: 'with_trafficsource', invite_only: false }, false)).toBe('no_traffic_source');
+    expect(signupClosedReason({ signups: 'other', invite_only: false }, true)).toBe('closed');
+  });
+
+  it('SEC-09 LND-04 an invite-only site takes no self-signups, whatever its signups setting and the traffic source', () => {
+    for (const signups of ['all', 'with_trafficsource', 'other'] as const) {
+      for (const source of [true, false]) {
+        expect(signupsAllowed({ signups, invite_only: true }, source)).toBe(false);
+        expect(signupClosedReason({ signups, invite_only: true }, source)).toBe('invite_only');
+      }
+    }
   });
 });

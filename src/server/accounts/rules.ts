@@ -87,11 +87,26 @@ export function checkBirthDate(value: string, today: Date, minAge: number): 'dat
   return age === null || age < minAge || age > 110 ? 'date_of_birth_min_age' : null;
 }
 
-/** AUTH-05: signups as the site's `signups` setting says: all, only with a traffic source, or closed. */
-export function signupsAllowed(settings: Pick<Settings, 'signups'>, hasTrafficSource: boolean): boolean {
-  if (settings.signups === 'all') return true;
-  if (settings.signups === 'with_trafficsource') return hasTrafficSource;
-  return false;
+/**
+ * Why a visitor may not sign up on a site, or null when they may (AUTH-05, LND-04, SEC-09):
+ * - `invite_only`: the site takes members by invitation only. Visitors can ask for an invitation
+ *   (src/server/landers/invitations.ts), but the app issues none yet, so nobody signs up themselves;
+ * - `closed`: the site's `signups` setting is `other` (no signups here);
+ * - `no_traffic_source`: `signups` is `with_trafficsource` and the visitor arrived without a tracking record.
+ */
+export type SignupClosedReason = 'invite_only' | 'closed' | 'no_traffic_source';
+
+/** The signup rule of a site for one visitor (see {@link SignupClosedReason}). */
+export function signupClosedReason(settings: Pick<Settings, 'signups' | 'invite_only'>, hasTrafficSource: boolean): SignupClosedReason | null {
+  if (settings.invite_only) return 'invite_only';
+  if (settings.signups === 'all') return null;
+  if (settings.signups === 'with_trafficsource') return hasTrafficSource ? null : 'no_traffic_source';
+  return 'closed';
+}
+
+/** AUTH-05, SEC-09: whether the visitor may sign up: not invite-only, and `signups` allows it (all, or with a traffic source). */
+export function signupsAllowed(settings: Pick<Settings, 'signups' | 'invite_only'>, hasTrafficSource: boolean): boolean {
+  return signupClosedReason(settings, hasTrafficSource) === null;
 }
 
 /** The latest birth date that is old enough today (for the date input's max). */

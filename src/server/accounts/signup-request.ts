@@ -5,8 +5,14 @@
  */
 import type { RequestContext } from '../request-context';
 import { sendActivationMail } from './activation';
-import { signup, type SignupInput, type SignupResult } from './signup';
+import { signup, signupOpen, type SignupInput, type SignupResult } from './signup';
 
+/** Whether the request's visitor may sign up on the request's site (the rule of `signup`, SEC-09). */
+export function signupOpenFor(ctx: Pick<RequestContext, 'site' | 'tracking'>): boolean {
+  return signupOpen({ settings: ctx.site.settings, tracking: ctx.tracking });
+}
+
+/** Signs the request's visitor up (refused as `signups_closed` when {@link signupOpenFor} says no) and mails the activation link. */
 export async function signupFromRequest(ctx: RequestContext, input: SignupInput): Promise<SignupResult> {
   const { app, site } = ctx;
   const result = await signup(

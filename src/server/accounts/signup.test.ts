@@ -12,7 +12,7 @@ import { Mailer } from '../mail/mailer';
 import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory, type Site } from '../sites/directory';
 import { activate, canBeRepliedTo, sendActivationMail } from './activation';
-import { signup, sexualityFor, type SignupContext } from './signup';
+import { signup, signupOffered, signupOpen, sexualityFor, type SignupContext } from './signup';
 
 const clock = { time: new Date('2026-11-21T12:00:00Z').getTime(), now() { return new Date(this.time); } };
 let database: Database;
@@ -77,6 +77,23 @@ describe('signup', () => {
     expect(await signup(ctx({ settings }), input('notrack@example.com'))).toEqual({ type: 'error', reason: 'signups_closed' });
     expect((await signup(ctx({ settings, tracking: { network: 'n' } }), input('track@example.com'))).type).toBe('ok');
     expect(await signup(ctx({ settings: { ...site.settings, signups: 'other' } }), input('closed@example.com'))).toEqual({ type: 'error', reason: 'signups_closed' });
+  });
+
+  it('SEC-09 LND-04 an invite-only site refuses every self-signup, traffic source or not, and stores nothing', async () => {
+    const before = [await count(users), await count(profiles)];
+    for (const signups of ['all', 'with_trafficsource'] as const) {
+      const settings = { ...site.settings, signups, invite_only: true };
+      for (const tracking of [null, { network: 'n' }]) {
+        expect(signupOpen({ settings, tracking })).toBe(false);
+        expect(await signup(ctx({ settings, tracking }), input('invited@example.com'))).toEqual({ type: 'error', reason: 'signups_closed' });
+      }
+    }
+    expect([await count(users), await count(profiles)]).toEqual(before);
+    expect(signupOpen({ settings: { ...site.settings, signups: 'all', invite_only: false }, tracking: null })).toBe(true);
+    // The modal is offered where someone may sign up: not on invite-only or closed sites.
+    expect(signupOffered({ signups: 'with_trafficsource', invite_only: false })).toBe(true);
+    expect(signupOffered({ signups: 'all', invite_only: true })).toBe(false);
+    expect(signupOffered({ signups: 'other', invite_only: false })).toBe(false);
   });
 
   it('SIGN-06 orientation follows gender and who the member looks for', () => {

@@ -79,8 +79,30 @@ export function validateSignup(input: z.output<typeof signupSchema>, settings: P
   return fields;
 }
 
+/**
+ * Whether this visitor may sign up on this site (AUTH-05, LND-04, SEC-09): not on an invite-only site,
+ * and as the `signups` setting says (all, or only with a traffic source). The one rule of the signup
+ * page and `POST /api/signup.php`; {@link signup} applies it itself, so no path can skip it.
+ */
+export function signupOpen(ctx: Pick<SignupContext, 'settings' | 'tracking'>): boolean {
+  return signupsAllowed(ctx.settings, ctx.tracking !== null);
+}
+
+/**
+ * Whether the site takes self-signups from anyone (a visitor with a traffic source, at least): decides
+ * whether visitor pages offer the signup modal. It does not depend on the visitor, so pages that are the
+ * same for every visitor can show it; the signup itself still answers {@link signupOpen}.
+ */
+export function signupOffered(settings: Pick<Settings, 'signups' | 'invite_only'>): boolean {
+  return signupsAllowed(settings, true);
+}
+
+/**
+ * Signs a visitor up: the site's signup rule ({@link signupOpen}), every field, a free address, then the
+ * account, its hidden profile, the signup credits and a session.
+ */
 export async function signup(ctx: SignupContext, raw: SignupInput): Promise<SignupResult> {
-  if (!signupsAllowed(ctx.settings, ctx.tracking !== null)) return { type: 'error', reason: 'signups_closed' };
+  if (!signupOpen(ctx)) return { type: 'error', reason: 'signups_closed' };
   const parsed = signupSchema.safeParse(raw);
   if (!parsed.success) {
     const fields: Record<string, SignupFieldError> = {};

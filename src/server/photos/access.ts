@@ -1,20 +1,31 @@
 /**
- * Who may receive a stored image file (MEM-04, PHO-02): active non-premium photos are public; premium
- * photos only to premium members and the owner; photos under inspection only to the owner; removed never.
+ * Who may receive a stored image file (MEM-04, PHO-02, SEC-07): a photo is served only under the host
+ * of its owner's site; there, active non-premium photos are public, premium photos go only to premium
+ * members and the owner, photos under inspection only to the owner, removed ones never. Under another
+ * site's host every photo is "not found", as if it did not exist: a member of one site (premium or not)
+ * never reaches another site's photos, and the answer does not tell that the file exists elsewhere.
  */
 import { eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { photos } from '../../db/schema';
+import { photos, users } from '../../db/schema';
 
 export type PhotoAccess = { type: 'public' } | { type: 'private' } | { type: 'denied' };
 
-export async function photoAccess(db: Db, name: string, viewer: { id: number; paid_user: boolean } | null): Promise<PhotoAccess> {
+/** The viewer as the request knows them: a member of the request's site (sessions are per site), or null. */
+export type PhotoViewer = { id: number; paid_user: boolean } | null;
+
+/**
+ * Whether the file `name` may be sent on the site `siteId` (the request's site, `locals.site`) to
+ * `viewer`, and how it may be cached (`public` for anyone, `private` for this viewer only).
+ */
+export async function photoAccess(db: Db, name: string, siteId: number, viewer: PhotoViewer): Promise<PhotoAccess> {
   const [photo] = await db
-    .select({ userId: photos.userId, status: photos.status, premium: photos.premium })
+    .select({ userId: photos.userId, status: photos.status, premium: photos.premium, siteId: users.siteId })
     .from(photos)
+    .innerJoin(users, eq(users.id, photos.userId))
     .where(or(eq(photos.filename, name), eq(photos.thumbFilename, name)))
     .limit(1);
-  if (!photo || photo.status === 'removed') return { type: 'denied' };
+  if (!photo || photo.status === 'removed' || photo.siteId !== siteId) return { type: 'denied' };
   const owner = viewer?.id === photo.userId;
   if (photo.status === 'inspection_pending') return owner ? { type: 'private' } : { type: 'denied' };
   if (photo.premium) return owner || viewer?.paid_user ? { type: 'private' } : { type: 'denied' };

@@ -3,16 +3,21 @@
  *
  * `web-push` builds each request (aes128gcm encryption of the payload, the VAPID JWT in
  * `Authorization: vapid t=…, k=…`, `TTL`, `Urgency`) with `generateRequestDetails`; this service sends
- * it with `fetch`, because web-push's own `sendNotification` only speaks HTTPS and tests need a push
- * service on plain HTTP. A 404 or 410 from the push service means the subscription is gone: its row is
- * deleted. Other failures are logged and counted, never thrown at the caller.
+ * it through its {@link PushTransport}, which connects only to checked public addresses (SEC-06) and,
+ * for the tests' local push service only, to a loopback address over plain HTTP. A 404 or 410 from the
+ * push service means the subscription is gone: its row is deleted. Other failures (a refused address
+ * included) are logged and counted, never thrown at the caller.
+ *
+ * An endpoint belongs to the member who registered it first: registering another member's endpoint is
+ * refused (SEC-06), so nobody can take over someone's browser notifications by posting its endpoint.
  */
 import { and, desc, eq, inArray, notInArray } from 'drizzle-orm';
 import webpush from 'web-push';
 import type { Db } from '../../db/client';
 import { pushSubscriptions } from '../../db/schema';
 import type { Logger } from '../logger';
-import { endpointProblem, type EndpointPolicy, type PushSubscriptionInput } from './subscription';
+import { endpointProblem, type EndpointPolicy, type EndpointProblem, type PushSubscriptionInput } from './subscription';
+import { PushTransport, RefusedAddressError, type Resolver } from './transport';
 import { ensureVapidKeys, type VapidKeys } from './vapid';
 
 /** What the service worker (public/sw.js) shows. */
@@ -35,7 +40,11 @@ export interface PushDelivery {
   failed: number;
 }
 
-export type SubscribeResult = { type: 'ok' } | { type: 'error'; reason: 'invalid_url' | 'not_https' | 'private_address' };
+/**
+ * `endpoint_in_use`: the endpoint is registered to another member (who, is not told). The browser can
+ * make a new subscription (a new endpoint) and register that one.
+ */
+export type SubscribeResult = { type: 'ok' } | { type: 'error'; reason: EndpointProblem | 'endpoint_in_use' };
 
 /** How long a push service keeps an undelivered message (seconds). */
 export const PUSH_TTL_SECONDS = 24 * 3600;
@@ -43,26 +52,37 @@ export const PUSH_TTL_SECONDS = 24 * 3600;
 export const MAX_SUBSCRIPTIONS_PER_MEMBER = 20;
 const SEND_TIMEOUT_MS = 10_000;
 
-export interface PushServiceOptions extends EndpointPolicy {
+export interface PushServiceOptions {
   db: Db;
   log: Logger;
-  /** The fetch used to reach push services (tests may wrap it). */
-  fetch?: typeof fetch;
+  /** Which endpoints are accepted and sent to (`pushEndpointPolicy(config)` in the app). */
+  endpoints: EndpointPolicy;
+  /** Resolves push service host names (the system resolver by default; tests inject their own answers). */
+  resolver?: Resolver;
 }
 
 export class PushService {
-  private readonly fetchImpl: typeof fetch;
+  private readonly transport: PushTransport;
 
   private constructor(
     private readonly options: PushServiceOptions,
     private readonly keys: VapidKeys,
   ) {
-    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.transport = new PushTransport({
+      resolver: options.resolver,
+      allowLoopbackLiterals: options.endpoints.allowLoopbackHttp,
+      timeoutMs: SEND_TIMEOUT_MS,
+    });
   }
 
   /** Loads (on first start: creates) the VAPID keys and returns the service. */
   static async create(options: PushServiceOptions): Promise<PushService> {
     return new PushService(options, await ensureVapidKeys(options.db));
+  }
+
+  /** Closes the kept-alive connections to push services. */
+  close(): void {
+    this.transport.close();
   }
 
   /** The VAPID public key browsers subscribe with (`push_public_key` of the settings). */
@@ -71,20 +91,24 @@ export class PushService {
   }
 
   /**
-   * Stores a browser's subscription for the member. An endpoint already known (the same browser, maybe
-   * signed in as someone else before) moves to this member with its new keys.
+   * Stores a browser's subscription for the member. The member's own endpoint registered again takes the
+   * new keys; an endpoint registered to another member stays theirs and is refused (`endpoint_in_use`),
+   * in one statement, so two members racing for one endpoint cannot both get it.
    */
   async subscribe(userId: number, input: PushSubscriptionInput): Promise<SubscribeResult> {
-    const problem = endpointProblem(input.endpoint, this.options);
+    const problem = endpointProblem(input.endpoint, this.options.endpoints);
     if (problem) return { type: 'error', reason: problem };
     const { db } = this.options;
-    await db
+    const stored = await db
       .insert(pushSubscriptions)
       .values({ userId, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth })
       .onConflictDoUpdate({
         target: pushSubscriptions.endpoint,
-        set: { userId, p256dh: input.keys.p256dh, auth: input.keys.auth },
-      });
+        set: { p256dh: input.keys.p256dh, auth: input.keys.auth },
+        setWhere: eq(pushSubscriptions.userId, userId),
+      })
+      .returning({ id: pushSubscriptions.id });
+    if (stored.length === 0) return { type: 'error', reason: 'endpoint_in_use' };
     const keep = db
       .select({ id: pushSubscriptions.id })
       .from(pushSubscriptions)
@@ -131,7 +155,7 @@ export class PushService {
 
   private async sendOne(sub: { id: number; userId: number; endpoint: string; p256dh: string; auth: string }, payload: string, subject: string): Promise<'ok' | 'gone' | 'failed'> {
     const { log } = this.options;
-    if (endpointProblem(sub.endpoint, this.options)) {
+    if (endpointProblem(sub.endpoint, this.options.endpoints)) {
       log.warn({ subscriptionId: sub.id }, 'push endpoint no longer allowed; removing it');
       return 'gone';
     }
@@ -142,29 +166,32 @@ export class PushService {
         urgency: 'high',
         contentEncoding: 'aes128gcm',
       });
-      const headers = new Headers();
+      const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(details.headers)) {
-        // fetch sets the length itself from the body.
-        if (name.toLowerCase() !== 'content-length') headers.set(name, String(value));
+        // The transport sets the length from the body.
+        if (name.toLowerCase() !== 'content-length') headers[name] = String(value);
       }
-      const response = await this.fetchImpl(details.endpoint, {
+      const status = await this.transport.send({
+        url: details.endpoint,
         method: details.method,
         headers,
         body: details.body ? new Uint8Array(details.body) : null,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       });
-      await response.arrayBuffer().catch(() => undefined);
-      if (response.status === 404 || response.status === 410) {
-        log.info({ subscriptionId: sub.id, userId: sub.userId, status: response.status }, 'push subscription expired; removing it');
+      if (status === 404 || status === 410) {
+        log.info({ subscriptionId: sub.id, userId: sub.userId, status }, 'push subscription expired; removing it');
         return 'gone';
       }
-      if (response.status < 200 || response.status > 299) {
-        log.warn({ subscriptionId: sub.id, userId: sub.userId, status: response.status }, 'push service refused the message');
+      if (status < 200 || status > 299) {
+        log.warn({ subscriptionId: sub.id, userId: sub.userId, status }, 'push service refused the message');
         return 'failed';
       }
       return 'ok';
     } catch (err) {
+      if (err instanceof RefusedAddressError) {
+        // Kept: the host is a listed push service, so this is its DNS (or ours) misbehaving, not the subscription.
+        log.warn({ subscriptionId: sub.id, userId: sub.userId, host: err.hostname, address: err.address, reason: 'private_address' }, 'push service host resolves to a refused address; not sent');
+        return 'failed';
+      }
       log.warn({ err, subscriptionId: sub.id, userId: sub.userId }, 'push message could not be sent');
       return 'failed';
     }

@@ -1,11 +1,13 @@
 /**
- * What a browser's push subscription must look like before it is stored (PUSH-01). The endpoint is a
- * URL the server will POST to later, so it is checked like any outgoing request target: HTTPS only, no
- * credentials, and in production no loopback or private address literals. Outside production, plain
- * HTTP to a loopback address is allowed, so tests can run a local push service.
+ * What a browser's push subscription must look like before it is stored (PUSH-01, SEC-06). The endpoint
+ * is a URL the server will POST to later, so it must be an HTTPS URL of a known browser push service
+ * (`PUSH_SERVICE_HOSTS`), without credentials; where its name resolves is checked at send time.
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import type { Config } from '../config';
+import { isLoopbackAddress, isPublicAddress } from './addresses';
+import { isPushServiceHost } from './service-hosts';
 
 const base64url = /^[A-Za-z0-9_-]+={0,2}$|^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -37,27 +39,31 @@ export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
 /** Body of `DELETE /api/user.php?push=1`: which subscription to end (all of the member's when omitted). */
 export const pushUnsubscribeSchema = z.object({ endpoint: z.string().min(10).max(1000).optional() });
 
+/**
+ * Where push messages may go. In production only HTTPS URLs on the default port of a listed push
+ * service host; `allowLoopbackHttp` adds plain `http://` to a loopback address literal (127.0.0.0/8,
+ * [::1]) for the local push service the tests run (src/server/push/test-push-service.ts). The app turns
+ * that on only when NODE_ENV is `test` ({@link pushEndpointPolicy}); docs/decisions/024-push-endpoints.md.
+ */
 export interface EndpointPolicy {
-  /** Allow `http://` to loopback hosts (tests and development). */
+  /** Host names and `*.suffix` entries of the push services (`PUSH_SERVICE_HOSTS`). */
+  serviceHosts: readonly string[];
+  /** Test only: allow `http://127.x.x.x:port/…` and `http://[::1]:port/…`. */
   allowLoopbackHttp: boolean;
 }
 
-function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\./.test(h);
+/** The app's endpoint policy from its configuration: the configured hosts; loopback HTTP only under NODE_ENV=test. */
+export function pushEndpointPolicy(config: Pick<Config, 'pushServiceHosts' | 'NODE_ENV'>): EndpointPolicy {
+  return { serviceHosts: config.pushServiceHosts, allowLoopbackHttp: config.NODE_ENV === 'test' };
 }
 
-function isPrivateLiteral(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isLoopback(h)) return true;
-  const kind = isIP(h);
-  if (kind === 4) return /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.)/.test(h);
-  if (kind === 6) return /^(fc|fd|fe80:|::$|::ffff:)/.test(h);
-  return false;
-}
+export type EndpointProblem = 'invalid_url' | 'not_https' | 'private_address' | 'unknown_push_service';
 
-/** Why an endpoint is refused, or null when it may be stored and sent to. */
-export function endpointProblem(endpoint: string, policy: EndpointPolicy): 'invalid_url' | 'not_https' | 'private_address' | null {
+/**
+ * Why an endpoint is refused, or null when it may be stored and sent to. Only the form of the URL is
+ * checked here; where its host name leads is checked when a message is sent (src/server/push/transport.ts).
+ */
+export function endpointProblem(endpoint: string, policy: EndpointPolicy): EndpointProblem | null {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -65,8 +71,11 @@ export function endpointProblem(endpoint: string, policy: EndpointPolicy): 'inva
     return 'invalid_url';
   }
   if (url.username || url.password || url.hash) return 'invalid_url';
-  if (url.protocol === 'http:') return policy.allowLoopbackHttp && isLoopback(url.hostname) ? null : 'not_https';
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (url.protocol === 'http:') return policy.allowLoopbackHttp && isIP(literal) !== 0 && isLoopbackAddress(literal) ? null : 'not_https';
   if (url.protocol !== 'https:') return 'not_https';
-  if (!policy.allowLoopbackHttp && isPrivateLiteral(url.hostname)) return 'private_address';
-  return null;
+  if (isIP(literal) !== 0) return isPublicAddress(literal) ? 'unknown_push_service' : 'private_address';
+  // Push services answer on 443; a URL naming another port is not one of theirs.
+  if (url.port !== '') return 'unknown_push_service';
+  return isPushServiceHost(url.hostname, policy.serviceHosts) ? null : 'unknown_push_service';
 }
