@@ -65,7 +65,7 @@ test('PWD-01 PWD-02 a forgotten password is reset through the mailed link', asyn
   await expect(page).toHaveURL(/\/reset-password$/);
   await page.getByLabel('E-mailadres').fill(email);
   await page.getByRole('button', { name: 'Stuur mij een link' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'We hebben een link naar je e-mailadres gestuurd' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'een account met dit e-mailadres bestaat, hebben we er een link naartoe gestuurd' })).toBeVisible();
 
   await followMailLink(page, email, 'password_reset');
   await expect(page).toHaveURL(/\/reset-password\/do\?token=/);
