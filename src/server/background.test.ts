@@ -25,4 +25,19 @@ describe('BackgroundTasks', () => {
     expect(logged[0]).toMatchObject({ task: 'failing' });
     expect(tasks.size).toBe(0);
   });
+
+  it('SEC-11 a task waits for the answer to have gone out (`after`)', async () => {
+    const tasks = new BackgroundTasks({ error: () => undefined } as never);
+    let sent!: () => void;
+    const responseDone = new Promise<void>((resolve) => (sent = resolve));
+    const order: string[] = [];
+    const task = tasks.run('mail', async () => void order.push('mail'), responseDone);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual([]);
+    order.push('answer sent');
+    sent();
+    await task;
+    expect(order).toEqual(['answer sent', 'mail']);
+  });
 });

@@ -57,11 +57,12 @@ export type ResetRequestDeps = Pick<AppContext, 'db' | 'clock' | 'mailer'> & { b
 
 /**
  * Accepts a reset request for `email` on `site` unless the address is malformed or the request goes
- * past the per-IP or per-address limit; the mail (when there is an account) is sent in the background.
+ * past the per-IP or per-address limit; the mail (when there is an account) is sent in the background,
+ * after `responseDone` (the request's answer has gone out).
  */
 export async function requestPasswordReset(
   app: ResetRequestDeps,
-  input: { site: Site; email: string; origin: string; ip?: string | null },
+  input: { site: Site; email: string; origin: string; ip?: string | null; responseDone?: Promise<void> },
 ): Promise<ResetRequestResult> {
   const email = input.email.trim();
   if (!isValidEmail(email)) return { type: 'error', reason: 'invalid_email' };
@@ -73,7 +74,7 @@ export async function requestPasswordReset(
   ]);
   if (refused) return { type: 'error', reason: 'too_many_password_resets' };
   const delivery = app.background
-    .run('password-reset-mail', () => deliverPasswordReset(app, { site: input.site, email, origin: input.origin }))
+    .run('password-reset-mail', () => deliverPasswordReset(app, { site: input.site, email, origin: input.origin }), input.responseDone)
     .then((outcome): ResetDelivery => outcome ?? { type: 'failed' });
   return { type: 'accepted', delivery };
 }
