@@ -30,6 +30,8 @@ const context = defineMiddleware(async ({ locals, request, url, clientAddress },
   const { app } = locals;
   locals.requestId ??= randomUUID();
   locals.log ??= app.log.child({ reqId: locals.requestId });
+  // Handed in by our HTTP server; under `astro dev` background work simply starts at once.
+  locals.responseDone ??= Promise.resolve();
   let peer: string | undefined;
   try {
     peer = clientAddress;

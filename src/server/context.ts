@@ -16,6 +16,8 @@ import { startAppJobs } from './jobs';
 import { PushService } from './push/service';
 import { pushEndpointPolicy } from './push/subscription';
 import { InProcessBus, type EventBus } from './realtime/bus';
+import { DeviceCookies } from './auth/device-cookie';
+import { BackgroundTasks } from './background';
 
 export interface AppContext {
   config: Config;
@@ -30,6 +32,10 @@ export interface AppContext {
   mailer: Mailer;
   /** Web Push: VAPID keys (made on first start), members' subscriptions, sending (PUSH-01, PUSH-02). */
   push: PushService;
+  /** Work started by a request and finished after its answer (reset mails); awaited before closing. */
+  background: BackgroundTasks;
+  /** Signs and checks the device cookies that keep a member's known browsers out of lockouts (SEC-13). */
+  devices: DeviceCookies;
   /**
    * Tells this process and the others that something changed (ids only): cache invalidation now, live
    * chat and likes later. In-process for PGlite; PostgreSQL LISTEN/NOTIFY for DATABASE_URL.
@@ -65,6 +71,8 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   // The VAPID key pair is created once, on the first start of the first process, and kept (PUSH-01).
   // Endpoints only on the configured push services; loopback HTTP only under NODE_ENV=test (SEC-06).
   const push = await PushService.create({ db: database.db, log, endpoints: pushEndpointPolicy(config) });
+  // The device-cookie secret, like the VAPID keys, is made once and kept in app_secrets (SEC-13).
+  const devices = await DeviceCookies.create({ db: database.db, clock });
   const app: AppContext = {
     config,
     database,
@@ -76,11 +84,14 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     cache: new TtlCache(clock),
     mailer: new Mailer(database.db, log, config.SMTP_URL),
     push,
+    devices,
+    background: new BackgroundTasks(log),
     bus: new InProcessBus((err, topic) => log.error({ err, topic }, 'event handler failed')),
     draining: false,
     // Scheduled jobs (erasing deleted accounts after 14 days) stop before the database closes.
     close: async () => {
       await jobs.stop();
+      await app.background.idle();
       push.close();
       await app.bus.close();
       await database.close();

@@ -44,6 +44,11 @@ export interface RequestContext {
    * `https://<site domain>`, so a forged Host header never receives a member's token.
    */
   linkOrigin: string;
+  /**
+   * Settles once the response has been sent (or the connection closed). Work a request starts in the
+   * background (`app.background`, a reset mail) waits for it, so it never competes with the answer.
+   */
+  responseDone: Promise<void>;
 }
 
 /** Thrown by `requireMember` in a page: the middleware answers with a redirect to the login page. */

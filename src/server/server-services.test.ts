@@ -104,12 +104,12 @@ describe('sessions', () => {
 
   it('AUTH-01 login takes the e-mail in any case, and fictional profiles cannot log in', async () => {
     const user = await demoUser();
-    const ok = await login({ db: database.db, clock }, { email: DEMO_ACCOUNTS.free.email.toUpperCase(), password: DEMO_ACCOUNTS.free.password, siteId: user.siteId });
+    const ok = await login({ db: database.db, clock, devices: kit.devices }, { email: DEMO_ACCOUNTS.free.email.toUpperCase(), password: DEMO_ACCOUNTS.free.password, siteId: user.siteId });
     expect(ok.type).toBe('ok');
-    const wrong = await login({ db: database.db, clock }, { email: DEMO_ACCOUNTS.free.email, password: 'nope', siteId: user.siteId });
+    const wrong = await login({ db: database.db, clock, devices: kit.devices }, { email: DEMO_ACCOUNTS.free.email, password: 'nope', siteId: user.siteId });
     expect(wrong).toEqual({ type: 'error', reason: 'invalid_credentials' });
     await database.db.update(users).set({ role: 'fictional' }).where(eq(users.id, user.id));
-    const fictional = await login({ db: database.db, clock }, { email: DEMO_ACCOUNTS.free.email, password: DEMO_ACCOUNTS.free.password, siteId: user.siteId });
+    const fictional = await login({ db: database.db, clock, devices: kit.devices }, { email: DEMO_ACCOUNTS.free.email, password: DEMO_ACCOUNTS.free.password, siteId: user.siteId });
     expect(fictional.type).toBe('error');
     await database.db.update(users).set({ role: 'member' }).where(eq(users.id, user.id));
   });

@@ -49,7 +49,10 @@ export interface paths {
         get: operations["getUser"];
         /** Change the signed-in member's language (I18N-03); also sets the lang cookie */
         put: operations["updateUser"];
-        /** Log in with e-mail and password; sets the session cookie (AUTH-01, AUTH-04) */
+        /**
+         * Log in with e-mail and password; sets the session cookie (AUTH-01, AUTH-04)
+         * @description Also sets the long-lived `device` cookie (SEC-13). A client that keeps its cookies and sends `device` with later logins is a known device of the account: failures from elsewhere never block it; it is throttled on its own counter (docs/decisions/019-device-cookies-against-lockout.md).
+         */
         post: operations["login"];
         delete?: never;
         options?: never;

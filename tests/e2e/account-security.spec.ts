@@ -1,5 +1,6 @@
 /**
- * Account security in Chromium: login blocked after failures (AUTH-03), password reset through the
+ * Account security in Chromium: login blocked after failures (AUTH-03) except for the owner's known
+ * browser (SEC-13), password reset through the
  * mailed link (PWD-01, PWD-02), e-mail change through the mailed link (MAIL-01), the settings screen
  * (SET-01) and a notification preference (SET-02). Each test signs up its own member, so the demo
  * accounts other tests use are never blocked or changed. Mails are read from the dev mail viewer.
@@ -56,6 +57,41 @@ test('AUTH-03 five wrong passwords block the login, with the minutes in the mess
   await expect(page).toHaveURL(/\/login/);
 });
 
+test('SEC-13 AUTH-03 after 11 wrong passwords from elsewhere, the browser that logged in before still logs in; a fresh one is refused', async ({ page, context, browser }) => {
+  const email = await signUp(page);
+  await context.clearCookies();
+  await visitorCookies(context, 'en');
+  // The owner logs in once on this browser (it keeps the device cookie), then the session ends.
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/members/);
+  expect((await context.cookies()).find((c) => c.name === 'device')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+  await context.clearCookies({ name: 'session' });
+
+  // Someone else guesses 11 times.
+  const attacker = await browser.newContext();
+  for (let i = 0; i < 11; i++) await attacker.request.post('/api/user.php', { headers: { 'x-requested-with': 'XMLHttpRequest' }, data: { email, password: `guess-${i}` } });
+  const fresh = await browser.newContext();
+  await visitorCookies(fresh, 'en');
+  const freshPage = await fresh.newPage();
+  await freshPage.goto('/login');
+  await freshPage.getByLabel('E-mail').fill(email);
+  await freshPage.getByLabel('Password').fill(PASSWORD);
+  await freshPage.getByRole('button', { name: 'Log in' }).click();
+  await expect(freshPage.getByRole('alert')).toHaveText('Too many attempts. Your account is blocked for 15 minutes.');
+  await attacker.close();
+  await fresh.close();
+
+  // The owner's own browser gets in with the right password.
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/members/);
+});
+
 test('PWD-01 PWD-02 a forgotten password is reset through the mailed link', async ({ page, context }) => {
   const email = await signUp(page);
   await context.clearCookies();
@@ -65,7 +101,7 @@ test('PWD-01 PWD-02 a forgotten password is reset through the mailed link', asyn
   await expect(page).toHaveURL(/\/reset-password$/);
   await page.getByLabel('E-mailadres').fill(email);
   await page.getByRole('button', { name: 'Stuur mij een link' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'We hebben een link naar je e-mailadres gestuurd' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'een account met dit e-mailadres bestaat, hebben we er een link naartoe gestuurd' })).toBeVisible();
 
   await followMailLink(page, email, 'password_reset');
   await expect(page).toHaveURL(/\/reset-password\/do\?token=/);

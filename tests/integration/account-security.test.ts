@@ -48,11 +48,14 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
     return { id: user!.id, email };
   }
   const userRow = async (id: number) => (await db().select().from(users).where(eq(users.id, id)))[0]!;
-  const mailCount = async () => (await db().select({ id: mailOutbox.id }).from(mailOutbox)).length;
+  const mailCount = async () => {
+    await server.booted.app.background.idle();
+    return (await db().select({ id: mailOutbox.id }).from(mailOutbox)).length;
+  };
   const sessionCount = async (id: number) => (await db().select().from(sessions).where(eq(sessions.userId, id))).length;
 
-  const apiLogin = (email: string, password: string, ip: string, lang = 'en') =>
-    server.request('/api/user.php', { method: 'POST', headers: { ...XHR, 'x-forwarded-for': ip }, cookies: { lang }, body: { email, password } });
+  const apiLogin = (email: string, password: string, ip: string, lang = 'en', device?: string) =>
+    server.request('/api/user.php', { method: 'POST', headers: { ...XHR, 'x-forwarded-for': ip }, cookies: { lang, ...(device ? { device } : {}) }, body: { email, password } });
   async function session(email: string, password = PASSWORD) {
     const res = await apiLogin(email, password, nextIp());
     expect(res.status).toBe(200);
@@ -67,14 +70,18 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
     return server.request(path, { method: 'POST', headers, cookies: { lang: 'en', entry_ok: '1', ...opts.cookies }, body: body.toString() });
   };
   const get = (path: string, cookies: Record<string, string> = {}) => server.request(path, { cookies: { lang: 'en', entry_ok: '1', ...cookies } });
-  const lastMailTo = async (to: string) => (await server.booted.app.mailer.recent(1, to))[0];
+  /** The newest mail to `to`, once the mails requests started in the background have gone out (SEC-11). */
+  const lastMailTo = async (to: string) => {
+    await server.booted.app.background.idle();
+    return (await server.booted.app.mailer.recent(1, to))[0];
+  };
   const linkIn = (text: string, path: string) => {
     const m = new RegExp(`(https?://[^\\s]+${path.replace(/[/?]/g, '\\$&')}\\?token=([\\w-]+))`).exec(text);
     return m ? { url: new URL(m[1]!), token: m[2]! } : null;
   };
 
   describe('login throttling', () => {
-    it('AUTH-03 POST /api/user.php: the fifth wrong password blocks the account with 429 and the minutes; the right password is refused during the block', async () => {
+    it('AUTH-03 POST /api/user.php: the fifth wrong password blocks the account with 429 and the minutes; the right password from a browser without a device cookie is refused during the block', async () => {
       const m = await member();
       const attacker = nextIp();
       for (let i = 0; i < 4; i++) {
@@ -85,7 +92,8 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       const blocked = await apiLogin(m.email, 'wrong-password', attacker);
       expect(blocked.status).toBe(429);
       expect(blocked.json()).toEqual({ error: 'too_many_attempts', message: 'Too many attempts. Your account is blocked for 15 minutes.', minutes: 15 });
-      // The owner, from an address with no failures of its own, is refused too, and gets no session.
+      // The owner, from an address with no failures of its own and a browser that never logged in to
+      // this account (no device cookie, SEC-13), is refused too, and gets no session.
       const owner = await apiLogin(m.email, PASSWORD, nextIp(), 'nl');
       expect(owner.status).toBe(429);
       expect(owner.json().message).toBe('Te veel pogingen. Je account is 15 minuten geblokkeerd.');
@@ -115,7 +123,7 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       for (let i = 0; i < 4; i++) expect((await apiLogin(m.email, 'wrong-password', ip)).status).toBe(401);
     });
 
-    it('AUTH-03 the /login form shows the translated minutes message with 429 and sets no session', async () => {
+    it('AUTH-03 the /login form shows the translated minutes message with 429 and sets no session (a browser without a device cookie)', async () => {
       const m = await member();
       const ip = nextIp();
       for (let i = 0; i < 4; i++) expect((await postForm('/login', { email: m.email, password: 'nope', next: '/members' }, { ip, cookies: { lang: 'nl' } })).status).toBe(401);
@@ -145,6 +153,80 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       expect(res.status).toBe(400);
       expect(res.json().error).toBe('validation_failed');
       expect(await db().select().from(loginThrottle).where(eq(loginThrottle.key, `acct:${m.id}`))).toHaveLength(0);
+    });
+
+    it('SEC-13 AUTH-03 as a new user would try: 11 wrong passwords from an attacker, then the owner’s browser that logged in before gets in with the right password', async () => {
+      const m = await member();
+      // The owner logged in on this browser before: the answer set the device cookie.
+      const first = await postForm('/login', { email: m.email, password: PASSWORD, next: '/members' });
+      expect(first.status).toBe(303);
+      const device = first.setCookies.device!;
+      expect(device.raw).toMatch(/;\s*HttpOnly/i);
+      expect(device.raw).toMatch(/;\s*SameSite=Lax/i);
+      expect(device.raw).toMatch(/;\s*Max-Age=31536000/i);
+      expect(device.raw).not.toMatch(/;\s*Secure/i);
+
+      const attacker = nextIp();
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) statuses.push((await apiLogin(m.email, `guess-${i}`, attacker)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+
+      // A browser without the cookie is still refused during the block …
+      const stranger = await postForm('/login', { email: m.email, password: PASSWORD, next: '/members' });
+      expect(stranger.status).toBe(429);
+      expect(stranger.text).toContain('Too many attempts. Your account is blocked for 15 minutes.');
+      expect(stranger.setCookies.session).toBeUndefined();
+      // … the owner's browser gets in, and gets a fresh device cookie.
+      const owner = await postForm('/login', { email: m.email, password: PASSWORD, next: '/members' }, { cookies: { device: device.value } });
+      expect(owner.status).toBe(303);
+      expect(owner.headers.location).toBe('/members');
+      expect(owner.setCookies.session?.value).toBeTruthy();
+      expect(owner.setCookies.device?.value).toBeTruthy();
+      expect(owner.setCookies.device!.value).not.toBe(device.value);
+      // The same over the API (the SPEC's client keeps its cookies too).
+      const api = await apiLogin(m.email, PASSWORD, nextIp(), 'en', owner.setCookies.device!.value);
+      expect(api.status).toBe(200);
+      expect(api.json().email).toBe(m.email);
+      expect((await apiLogin(m.email, PASSWORD, nextIp())).status).toBe(429);
+    });
+
+    it('SEC-13 a device cookie of another account, or a tampered one, does not get past the block', async () => {
+      const m = await member();
+      const other = await member();
+      const own = (await apiLogin(m.email, PASSWORD, nextIp())).setCookies.device!.value;
+      const foreign = (await apiLogin(other.email, PASSWORD, nextIp())).setCookies.device!.value;
+      const attacker = nextIp();
+      for (let i = 0; i < 5; i++) await apiLogin(m.email, 'wrong-password', attacker);
+      const [, expires, nonce, signature] = own.split('.');
+      const tampered = [
+        foreign,
+        `${other.id}.${expires}.${nonce}.${signature}`,
+        `${m.id}.${Number(expires) + 1}.${nonce}.${signature}`,
+        `${m.id}.${expires}.${nonce}.${signature!.slice(0, -2)}AA`,
+        `${m.id}.${expires}.${'A'.repeat(22)}.${signature}`,
+      ];
+      for (const device of tampered) {
+        const res = await apiLogin(m.email, PASSWORD, nextIp(), 'en', device);
+        expect(res.status, device).toBe(429);
+        expect(res.setCookies.session).toBeUndefined();
+      }
+      expect((await apiLogin(m.email, PASSWORD, nextIp(), 'en', own)).status).toBe(200);
+    });
+
+    it('SEC-13 AUTH-03 the device’s own counter: 5 failures with a device cookie block that device, not the account', async () => {
+      const m = await member();
+      const device = (await apiLogin(m.email, PASSWORD, nextIp())).setCookies.device!.value;
+      const ip = nextIp();
+      for (let i = 0; i < 4; i++) expect((await apiLogin(m.email, 'wrong-password', ip, 'en', device)).status).toBe(401);
+      const fifth = await apiLogin(m.email, 'wrong-password', ip, 'en', device);
+      expect(fifth.status).toBe(429);
+      expect(fifth.json()).toMatchObject({ error: 'too_many_attempts', minutes: 15 });
+      const right = await apiLogin(m.email, PASSWORD, ip, 'en', device);
+      expect(right.status).toBe(429);
+      expect(right.setCookies.session).toBeUndefined();
+      // Those failures were the device's: the account is not blocked for anyone else.
+      expect(await db().select().from(loginThrottle).where(eq(loginThrottle.key, `acct:${m.id}`))).toHaveLength(0);
+      expect((await apiLogin(m.email, PASSWORD, nextIp())).status).toBe(200);
     });
 
     it('DEL-01 a deleted account within 14 days answers account_deletion_pending (403); after 14 days invalid_credentials', async () => {
@@ -182,11 +264,38 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       expect(sent.text).toContain('data-reset-sent');
     });
 
-    it('PWD-02 unknown or invalid addresses get their message and nothing is mailed', async () => {
+    it('SEC-11 PWD-02 a known and an unknown address get the same answer (status, redirect, page); only the account is mailed', async () => {
+      const m = await member();
       const before = await mailCount();
-      const unknown = await postForm('/reset-password', { email: 'nobody-at-all@example.com' });
-      expect(unknown.status).toBe(404);
-      expect(unknown.text).toContain('E-mail address not found.');
+      const known = await postForm('/reset-password', { email: m.email });
+      const unknown = await postForm('/reset-password', { email: `nobody-${kind}-${counter}@example.com` });
+      const shape = (res: typeof known) => ({ status: res.status, location: res.headers.location, body: res.text, cookies: Object.keys(res.setCookies).sort() });
+      expect(shape(unknown)).toEqual(shape(known));
+      expect(known.status).toBe(303);
+      expect(known.headers.location).toBe('/reset-password?sent=1');
+      const sent = await get(known.headers.location as string);
+      expect(sent.text).toContain(`If there is an account with this e-mail address on`);
+      expect(sent.text).toContain('data-reset-sent');
+      expect(sent.text).not.toContain('data-reset-error');
+      expect((await lastMailTo(m.email))?.kind).toBe('password_reset');
+      expect(await lastMailTo(`nobody-${kind}-${counter}@example.com`)).toBeUndefined();
+      expect(await mailCount()).toBe(before + 1);
+    });
+
+    it('SEC-11 over the per-IP limit the answer is the translated "too many password resets" (429) and nothing is mailed', async () => {
+      const ip = nextIp();
+      for (let i = 0; i < 20; i++) expect((await postForm('/reset-password', { email: `spray-${kind}-${i}@example.com` }, { ip })).status).toBe(303);
+      const m = await member();
+      const before = await mailCount();
+      const refused = await postForm('/reset-password', { email: m.email }, { ip, cookies: { lang: 'nl' } });
+      expect(refused.status).toBe(429);
+      expect(refused.text).toContain('Te veel wachtwoordherstelpogingen, probeer het morgen opnieuw.');
+      expect(await mailCount()).toBe(before);
+      expect(await lastMailTo(m.email)).toBeUndefined();
+    });
+
+    it('PWD-02 invalid addresses get their message and nothing is mailed', async () => {
+      const before = await mailCount();
       const invalid = await postForm('/reset-password', { email: 'not an address' }, { cookies: { lang: 'nl' } });
       expect(invalid.status).toBe(400);
       expect(invalid.text).toContain('Ongeldige e-mail');
@@ -197,14 +306,17 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       expect(await mailCount()).toBe(before);
     });
 
-    it('PWD-02 a fourth reset within 24 hours is refused with "try tomorrow"', async () => {
+    it('PWD-02 SEC-11 a fourth reset within 24 hours is refused with "try tomorrow", for an address without an account too, and nothing is mailed', async () => {
       const m = await member();
-      for (let i = 0; i < 3; i++) expect((await postForm('/reset-password', { email: m.email })).status).toBe(303);
-      const before = await mailCount();
-      const fourth = await postForm('/reset-password', { email: m.email });
-      expect(fourth.status).toBe(429);
-      expect(fourth.text).toContain('Too many password resets, please try again tomorrow.');
-      expect(await mailCount()).toBe(before);
+      for (const address of [m.email, `ghost-${kind}-${counter}@example.com`]) {
+        for (let i = 0; i < 3; i++) expect((await postForm('/reset-password', { email: address })).status).toBe(303);
+        const before = await mailCount();
+        const fourth = await postForm('/reset-password', { email: address });
+        expect(fourth.status).toBe(429);
+        expect(fourth.text).toContain('Too many password resets, please try again tomorrow.');
+        expect(await mailCount()).toBe(before);
+      }
+      expect((await server.booted.app.mailer.recent(10, m.email)).length).toBe(3);
     });
 
     it('PWD-02 a forged Host header cannot point the mailed link elsewhere', async () => {
@@ -250,6 +362,8 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       const done = await postForm('/reset-password/do', { token, password: 'new-secret-words-1', password_repeat: 'new-secret-words-1' }, { cookies: { session: oldSession } });
       expect(done.status).toBe(303);
       expect(done.headers.location).toBe('/members');
+      // This browser is now a known device of the account (SEC-13).
+      expect(done.setCookies.device?.value).toMatch(new RegExp(`^${m.id}\\.`));
       const fresh = done.setCookies.session!.value;
       expect(fresh).not.toBe(oldSession);
       expect((await get('/api/user.php', { session: oldSession })).status).toBe(403);

@@ -37,6 +37,8 @@ describe('behind a TLS proxy (TRUST_PROXY=true)', () => {
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe('/members');
     expect(res.setCookies.session?.raw).toMatch(/;\s*Secure/i);
+    // SEC-13: the device cookie is Secure too when the browser spoke HTTPS.
+    expect(res.setCookies.device?.raw).toMatch(/;\s*Secure/i);
     expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d{8,}/);
   });
 
@@ -58,6 +60,8 @@ describe('behind a TLS proxy (TRUST_PROXY=true)', () => {
       body: `email=${encodeURIComponent(DEMO_ACCOUNTS.premium.email)}`,
     });
     expect(res.status).toBe(303);
+    // The mail is sent after the answer (SEC-11).
+    await server.booted.app.background.idle();
     const [mail] = await server.booted.app.mailer.recent(1, DEMO_ACCOUNTS.premium.email);
     expect(mail?.text).toMatch(new RegExp(`https://localhost:${server.port}/reset-password/do\\?token=`));
     expect(mail?.text).not.toContain('http://');

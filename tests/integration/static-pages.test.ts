@@ -25,7 +25,8 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
   const db = () => server.booted.app.db;
 
   beforeAll(async () => {
-    server = await startTestServer({ db: kind });
+    // Behind a trusted proxy so each complaint can come from its own client address (SEC-05 limits them per IP).
+    server = await startTestServer({ db: kind, env: { TRUST_PROXY: '1' } });
   });
   afterAll(async () => {
     await server?.close();
@@ -151,8 +152,10 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
 
   describe('complaints', () => {
     const origin = () => `http://localhost:${server.port}`;
-    const post = (fields: Record<string, string>, cookies: Record<string, string> = { lang: 'de' }) =>
-      server.request('/complaints', { method: 'POST', headers: { ...FORM, origin: origin() }, cookies, body: encodeForm(fields) });
+    let ipCounter = 0;
+    const nextIp = () => `198.18.7.${++ipCounter}`;
+    const post = (fields: Record<string, string>, cookies: Record<string, string> = { lang: 'de' }, ip = nextIp()) =>
+      server.request('/complaints', { method: 'POST', headers: { ...FORM, origin: origin(), 'x-forwarded-for': ip }, cookies, body: encodeForm(fields) });
     const good = { name: 'Anna Schmidt', email: 'anna@example.com', subject: 'Doppelte Abbuchung', message: 'Mein Kauf von gestern wurde zweimal abgebucht. Bitte erstatten.' };
 
     it('STA-03 the form has labelled fields for name, e-mail, subject and message', async () => {
@@ -195,6 +198,9 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
       expect(receipt).toMatchObject({ kind: 'complaint_confirmation' });
       expect(receipt!.subject).toContain(`#${row!.id}`);
       expect(receipt!.subject).toMatch(/^Wir haben deine Beschwerde erhalten/);
+      // SEC-05: the address was typed by whoever sent the form, so the receipt quotes none of it.
+      expect(receipt!.text).not.toContain(good.message);
+      expect(receipt!.text).not.toContain(good.name);
 
       const thanks = await server.request(res.headers.location as string, { cookies: { lang: 'de' } });
       expect(thanks.status).toBe(200);
@@ -220,6 +226,29 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
       expect(refused.status).toBe(429);
       expect(refused.text).toContain((catalogues.en as any).complaints.errors.rate_limited);
       expect(await db().$count(complaints, eq(complaints.email, email))).toBe(5);
+    });
+
+    it('SEC-05 STA-03 past 5 complaints an hour from one client address the form is refused with a translated 429; nothing is stored or mailed', async () => {
+      const ip = nextIp();
+      for (let i = 0; i < 5; i++) expect((await post({ ...good, email: `relay-${kind}-${i}@example.org` }, { lang: 'de' }, ip)).status).toBe(303);
+      const before = { complaints: await db().$count(complaints), mails: await db().$count(mailOutbox) };
+      const refused = await post({ ...good, email: `relay-${kind}-last@example.org`, message: 'Win big at https://evil-prizes.com/claim today, click now!' }, { lang: 'nl' }, ip);
+      expect(refused.status).toBe(429);
+      expect(refused.text).toContain((catalogues.nl as any).complaints.errors.rate_limited_ip);
+      expect({ complaints: await db().$count(complaints), mails: await db().$count(mailOutbox) }).toEqual(before);
+      // Another client address is not affected.
+      expect((await post({ ...good, email: `relay-${kind}-other@example.org` })).status).toBe(303);
+    });
+
+    it('SEC-05 the support mail of a complaint carries its text with the links stripped', async () => {
+      const res = await post({ ...good, email: `links-${kind}@example.org`, message: 'Someone sent me to https://evil-prizes.com/claim and bit.ly/xyz, please check.' });
+      expect(res.status).toBe(303);
+      const settings = await settingsOf('localhost');
+      const [support] = await server.booted.app.mailer.recent(1, settings.support_email);
+      expect(support!.text).toContain('Someone sent me to [link verwijderd] and [link verwijderd], please check.');
+      expect(support!.html).not.toContain('evil-prizes');
+      const [receipt] = await server.booted.app.mailer.recent(1, `links-${kind}@example.org`);
+      expect(receipt!.text).not.toContain('Someone sent me');
     });
   });
 

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
 import { seedDemo } from '../../src/db/seed';
+import { DeviceCookies } from '../../src/server/auth/device-cookie';
 import type { Clock } from '../../src/server/clock';
 import { createLogger } from '../../src/server/logger';
 import { Mailer } from '../../src/server/mail/mailer';
@@ -56,6 +57,8 @@ export interface SeededDatabase {
   sites: SiteDirectory;
   /** Mailer on the outbox table (no SMTP), logging nothing. */
   mailer: Mailer;
+  /** Device cookies signed with this database's secret (login needs them, SEC-13). */
+  devices: DeviceCookies;
   /** The site a host selects: 'localhost' → site 1 (default), '127.0.0.1' → site 2. */
   site(host?: string): Promise<Site>;
   close(): Promise<void>;
@@ -78,6 +81,7 @@ export async function seededDatabase(options: { clock?: Clock; profilesPerSite?:
     throw err;
   }
   const sites = new SiteDirectory(database.db, clock, 0);
+  const devices = await DeviceCookies.create({ db: database.db, clock });
   return {
     database,
     db: database.db,
@@ -86,6 +90,7 @@ export async function seededDatabase(options: { clock?: Clock; profilesPerSite?:
     photoDir,
     sites,
     mailer: new Mailer(database.db, createLogger('silent')),
+    devices,
     site: (host = 'localhost') => sites.forHost(host),
     close: async () => {
       await database.close();

@@ -8,6 +8,7 @@ import { login, loginSchema } from '../../server/auth/login';
 import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHeader } from '../../server/http/api';
 import { loadCurrentUser, setUserLanguage } from '../../server/members/account';
 import { cookieOptions } from '../../server/web/cookies';
+import { readDeviceCookie, setDeviceCookie } from '../../server/web/device-cookie';
 import { setSessionCookie } from '../../server/web/session-cookie';
 import { isPushCall, registerPushSubscription, removePushSubscription } from './_push';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE, LANGUAGES } from '../../shared/languages';
@@ -23,13 +24,14 @@ export const POST = endpoint(async ({ locals, request, cookies, url }) => {
   const input = await readJson(request, loginSchema);
   const { app } = locals;
   const result = await login(
-    { db: app.db, clock: app.clock },
+    { db: app.db, clock: app.clock, devices: app.devices },
     {
       ...input,
       siteId: locals.site.settings.id,
       previousSessionId: locals.sessionId,
       ip: locals.clientIp,
       userAgent: locals.userAgent,
+      deviceCookie: readDeviceCookie(cookies),
     },
   );
   if (result.type === 'error') {
@@ -38,6 +40,7 @@ export const POST = endpoint(async ({ locals, request, cookies, url }) => {
     throw new ApiError(result.reason);
   }
   setSessionCookie(cookies, result.created.token, locals.secure);
+  setDeviceCookie(cookies, result.deviceCookie, locals.secure);
   const user = await loadCurrentUser(app.db, result.userId);
   if (!user) throw new ApiError('invalid_credentials');
   return json(user);

@@ -1,4 +1,4 @@
-/** Password reset (PWD-01, PWD-02, AUTH-04) against a real database (in-memory PGlite). */
+/** Password reset (PWD-01, PWD-02, AUTH-04, SEC-11) against a real database (in-memory PGlite). */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,14 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client';
 import { accountTokens, loginThrottle, mailOutbox, profiles, sessions, users } from '../../db/schema';
 import { seedDemo } from '../../db/seed';
+import { DeviceCookies } from '../auth/device-cookie';
 import { login } from '../auth/login';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { createSession, validateSessionToken } from '../auth/sessions';
 import { accountKey, activeBlock } from '../auth/throttle';
-import { Mailer } from '../mail/mailer';
+import { BackgroundTasks } from '../background';
+import { Mailer, type OutgoingMail, type SendResult } from '../mail/mailer';
 import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory, type Site } from '../sites/directory';
-import { checkResetLink, requestPasswordReset, resetPassword, RESET_MAILS_PER_DAY } from './password-reset';
+import { checkResetLink, requestPasswordReset, resetPassword, RESET_IP_RULE, RESET_MAILS_PER_DAY, type ResetRequestResult } from './password-reset';
 import { linkOriginFor } from '../web/link-origin';
 
 const HOUR = 3600 * 1000;
@@ -27,7 +29,9 @@ let otherSite: Site;
 let dir: string;
 let mailer: Mailer;
 let oldHash: string;
-const app = () => ({ db: database.db, clock, mailer });
+let devices: DeviceCookies;
+const background = new BackgroundTasks(pino({ level: 'silent' }));
+const app = () => ({ db: database.db, clock, mailer, background, devices });
 
 beforeAll(async () => {
   database = await openDatabase('memory://');
@@ -37,6 +41,7 @@ beforeAll(async () => {
   site = await sites.forHost('localhost');
   otherSite = await sites.forHost('127.0.0.1');
   mailer = new Mailer(database.db, pino({ level: 'silent' }));
+  devices = await DeviceCookies.create({ db: database.db, clock });
   oldHash = await hashPassword(OLD_PASSWORD);
 });
 afterAll(async () => {
@@ -59,10 +64,16 @@ async function member(on: Site = site, status: 'active' | 'deleted' = 'active') 
 const linkToken = (text: string) => /\/reset-password\/do\?token=([\w-]+)/.exec(text)?.[1] ?? null;
 async function requestLink(email: string) {
   const result = await requestPasswordReset(app(), { site, email, origin: 'http://localhost:4321' });
-  if (result.type !== 'ok') throw new Error(`reset refused: ${result.reason}`);
-  const mail = await mailer.byId(result.mailId);
+  if (result.type !== 'accepted') throw new Error(`reset refused: ${result.reason}`);
+  const delivery = await result.delivery;
+  if (delivery.type !== 'mailed') throw new Error(`reset not mailed: ${JSON.stringify(delivery)}`);
+  const mail = await mailer.byId(delivery.mailId);
   return { mail: mail!, token: linkToken(mail!.text)! };
 }
+/** What a browser sees of a reset request: the answer without the background delivery. */
+const answer = (result: ResetRequestResult) => (result.type === 'accepted' ? { type: 'accepted' } : result);
+const ask = (email: string, ip?: string) => requestPasswordReset(app(), { site, email, origin: 'http://x', ...(ip ? { ip } : {}) });
+const mailsTo = async (to: string) => (await database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to))).length;
 const tokenCount = async (userId: number) => (await database.db.select().from(accountTokens).where(and(eq(accountTokens.userId, userId), eq(accountTokens.kind, 'password_reset')))).length;
 const passwordHashOf = async (userId: number) => (await database.db.select({ h: users.passwordHash }).from(users).where(eq(users.id, userId)))[0]!.h!;
 
@@ -80,34 +91,100 @@ describe('requesting a reset', () => {
     expect(row!.expiresAt.getTime() - clock.now().getTime()).toBe(2 * HOUR);
   });
 
-  it('PWD-02 an unknown address is told "e-mail not found" and nothing is mailed', async () => {
-    const before = (await database.db.select().from(mailOutbox)).length;
-    expect(await requestPasswordReset(app(), { site, email: 'nobody-here@example.com', origin: 'http://x' })).toEqual({ type: 'error', reason: 'email_not_found' });
-    // An account on the other site is not an account here.
+  it('SEC-11 PWD-02 known, unknown, other-site and deleted addresses get the same answer; only the account is mailed', async () => {
+    const known = await member();
     const elsewhere = await member(otherSite);
-    expect(await requestPasswordReset(app(), { site, email: elsewhere.email, origin: 'http://x' })).toMatchObject({ reason: 'email_not_found' });
     const deleted = await member(site, 'deleted');
-    expect(await requestPasswordReset(app(), { site, email: deleted.email, origin: 'http://x' })).toMatchObject({ reason: 'email_not_found' });
-    expect(await requestPasswordReset(app(), { site, email: 'not-an-address', origin: 'http://x' })).toMatchObject({ reason: 'invalid_email' });
-    expect((await database.db.select().from(mailOutbox)).length).toBe(before);
+    const results = {
+      known: await ask(known.email),
+      unknown: await ask('nobody-here@example.com'),
+      elsewhere: await ask(elsewhere.email),
+      deleted: await ask(deleted.email),
+    };
+    for (const result of Object.values(results)) expect(answer(result)).toEqual({ type: 'accepted' });
+    await background.idle();
+    expect(await mailsTo(known.email)).toBe(1);
+    // 'E-mail not found' is not told to anyone: an account on the other site is not an account here,
+    // and nothing reaches an address without an account.
+    for (const address of ['nobody-here@example.com', elsewhere.email, deleted.email]) expect(await mailsTo(address)).toBe(0);
+    expect(await ask('not-an-address')).toEqual({ type: 'error', reason: 'invalid_email' });
+  });
+
+  it('SEC-11 the answer does not wait for the look-up or the mail (no timing difference to measure)', async () => {
+    const m = await member();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    const slowMailer = {
+      send: async (mail: OutgoingMail): Promise<SendResult> => {
+        started.push(mail.to);
+        await gate;
+        return mailer.send(mail);
+      },
+    } as unknown as Mailer;
+    const result = await requestPasswordReset({ ...app(), mailer: slowMailer }, { site, email: m.email, origin: 'http://x' });
+    // Answered while the mail has not even been handed to the mailer (the delivery starts after this turn).
+    expect(answer(result)).toEqual({ type: 'accepted' });
+    expect(started).toEqual([]);
+    expect(await mailsTo(m.email)).toBe(0);
+    release();
+    if (result.type !== 'accepted') return;
+    expect((await result.delivery).type).toBe('mailed');
+    expect(started).toEqual([m.email]);
+  });
+
+  it('SEC-11 PWD-02 over the per-address limit (3 a day) the answer is too_many_password_resets, for unknown addresses too, and nothing is mailed', async () => {
+    const m = await member();
+    for (const address of [m.email, 'never-registered@example.com']) {
+      for (let i = 0; i < RESET_MAILS_PER_DAY; i++) expect(answer(await ask(i === 1 ? address.toUpperCase() : address))).toEqual({ type: 'accepted' });
+      expect(await ask(address)).toEqual({ type: 'error', reason: 'too_many_password_resets' });
+    }
+    await background.idle();
+    expect(await mailsTo(m.email)).toBe(RESET_MAILS_PER_DAY);
+    expect(await mailsTo('never-registered@example.com')).toBe(0);
+  });
+
+  it('SEC-11 over the per-IP limit the answer is too_many_password_resets and nothing is mailed; other IPs go on', async () => {
+    const ip = '203.0.113.111';
+    for (let i = 0; i < RESET_IP_RULE.limit; i++) expect(answer(await ask(`ip-spray-${i}@example.com`, ip))).toEqual({ type: 'accepted' });
+    const m = await member();
+    expect(await ask(m.email, ip)).toEqual({ type: 'error', reason: 'too_many_password_resets' });
+    await background.idle();
+    expect(await mailsTo(m.email)).toBe(0);
+    // The refused request did not use up the address's own allowance.
+    expect(answer(await ask(m.email, '203.0.113.112'))).toEqual({ type: 'accepted' });
+    await background.idle();
+    expect(await mailsTo(m.email)).toBe(1);
   });
 
   it('PWD-02 at most 3 reset mails per account in 24 hours, then "try tomorrow"', async () => {
     const m = await member();
     for (let i = 0; i < RESET_MAILS_PER_DAY; i++) await requestLink(m.email);
-    expect(await requestPasswordReset(app(), { site, email: m.email, origin: 'http://x' })).toEqual({ type: 'error', reason: 'too_many_password_resets' });
+    expect(await ask(m.email)).toEqual({ type: 'error', reason: 'too_many_password_resets' });
     expect(await tokenCount(m.id)).toBe(3);
     clock.advance(24 * HOUR - 1);
-    expect((await requestPasswordReset(app(), { site, email: m.email, origin: 'http://x' })).type).toBe('error');
+    expect((await ask(m.email)).type).toBe('error');
     clock.advance(1 + 1);
-    expect((await requestPasswordReset(app(), { site, email: m.email, origin: 'http://x' })).type).toBe('ok');
+    expect((await ask(m.email)).type).toBe('accepted');
   });
 
-  it('PWD-02 parallel requests cannot pass the daily limit together', async () => {
+  it('PWD-02 SEC-11 parallel requests cannot pass the daily limit together', async () => {
     const m = await member();
-    const results = await Promise.all(Array.from({ length: 6 }, () => requestPasswordReset(app(), { site, email: m.email, origin: 'http://x' })));
-    expect(results.filter((r) => r.type === 'ok')).toHaveLength(3);
+    const results = await Promise.all(Array.from({ length: 6 }, () => ask(m.email)));
+    expect(results.filter((r) => r.type === 'accepted')).toHaveLength(3);
+    await background.idle();
     expect(await tokenCount(m.id)).toBe(3);
+  });
+
+  it('PWD-02 the daily cap of 3 mails per account holds on its own (behind the request counters)', async () => {
+    const m = await member();
+    for (let i = 0; i < RESET_MAILS_PER_DAY; i++) await requestLink(m.email);
+    // Even with the request counters gone (pruned, or a key spelled differently), no fourth mail goes out.
+    await database.db.delete(loginThrottle);
+    const fourth = await ask(m.email);
+    expect(answer(fourth)).toEqual({ type: 'accepted' });
+    if (fourth.type === 'accepted') expect(await fourth.delivery).toEqual({ type: 'skipped', reason: 'daily_limit' });
+    expect(await mailsTo(m.email)).toBe(RESET_MAILS_PER_DAY);
   });
 
   it('PWD-02 links point at a host of the site, never at a forged Host header', async () => {
@@ -135,6 +212,8 @@ describe('performing a reset', () => {
     const result = await resetPassword(app(), { token: second.token, password: 'a-brand-new-secret', password_repeat: 'a-brand-new-secret' });
     expect(result.type).toBe('ok');
     if (result.type !== 'ok') return;
+    // This browser becomes a known device of the account (SEC-13).
+    expect(devices.verify(result.deviceCookie, m.id)).not.toBeNull();
     expect(await verifyPassword(await passwordHashOf(m.id), 'a-brand-new-secret')).toBe(true);
     expect(await passwordHashOf(m.id)).toMatch(/^\$argon2id\$/);
     expect(await validateSessionToken(database.db, clock, phone.token, site.settings.id)).toBeNull();

@@ -2,6 +2,11 @@
  * Logging in with e-mail and password (AUTH-01), throttled (AUTH-03; docs/decisions/006-login-throttling.md),
  * with the session rotated at login (AUTH-04). A deleted account that is still within its grace period
  * says so (DEL-01) when the password is right; afterwards it is just an unknown login.
+ *
+ * Device cookies (SEC-13; docs/decisions/019-device-cookies-against-lockout.md): the caller passes the
+ * browser's device cookie, if any, and gets a new one with every successful login. An attempt with a
+ * valid cookie for the account it tries is judged on that device's own counter, so failures from
+ * elsewhere never lock the owner's known browser out; every other attempt is throttled per account and per IP.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -10,8 +15,9 @@ import { users } from '../../db/schema';
 import { DELETE_GRACE_MS } from '../accounts/deletion';
 import type { Clock } from '../clock';
 import { burnPasswordCheck, verifyPassword } from './passwords';
+import type { DeviceCookies } from './device-cookie';
 import { createSession, revokeSession, type CreatedSession } from './sessions';
-import { accountKey, clearFailures, ipKey, loginBlock, recordLoginFailure, unknownEmailKey, type LoginKeys } from './throttle';
+import { accountKey, clearFailures, deviceKey, ipKey, loginBlock, recordLoginFailure, unknownEmailKey, type LoginKeys } from './throttle';
 
 export const loginSchema = z.object({
   email: z.string().trim().min(3).max(254),
@@ -20,24 +26,43 @@ export const loginSchema = z.object({
 export type LoginInput = z.infer<typeof loginSchema>;
 
 export type LoginResult =
-  | { type: 'ok'; userId: number; created: CreatedSession }
+  /** `deviceCookie`: the value the browser keeps from now on (a fresh nonce, its counter empty). */
+  | { type: 'ok'; userId: number; created: CreatedSession; deviceCookie: string }
   | { type: 'error'; reason: 'invalid_credentials' }
   | { type: 'error'; reason: 'too_many_attempts'; minutes: number }
   | { type: 'error'; reason: 'account_deletion_pending' };
 
-export async function login(
-  deps: { db: Db; clock: Clock },
-  input: LoginInput & { siteId: number; previousSessionId?: string | null; ip?: string | null; userAgent?: string | null },
-): Promise<LoginResult> {
+export interface LoginDeps {
+  db: Db;
+  clock: Clock;
+  devices: DeviceCookies;
+}
+
+/** What one login attempt brings besides the form: where it comes from and what the browser holds. */
+export interface LoginRequest extends LoginInput {
+  siteId: number;
+  previousSessionId?: string | null;
+  ip?: string | null;
+  userAgent?: string | null;
+  /** The browser's device cookie, as sent (checked here; anything invalid counts as none). */
+  deviceCookie?: string | null;
+}
+
+/**
+ * Checks e-mail and password under the throttle rules and, when they are right, creates a session and
+ * a new device cookie for this browser.
+ */
+export async function login(deps: LoginDeps, input: LoginRequest): Promise<LoginResult> {
   const [user] = await deps.db
     .select({ id: users.id, passwordHash: users.passwordHash, status: users.status, deletedAt: users.deletedAt })
     .from(users)
     .where(and(eq(users.siteId, input.siteId), sql`lower(${users.email}) = ${input.email.toLowerCase()}`, eq(users.role, 'member')))
     .limit(1);
-  const keys: LoginKeys = {
-    account: user ? accountKey(user.id) : unknownEmailKey(input.siteId, input.email),
-    ip: input.ip ? ipKey(input.ip) : null,
-  };
+  // A device cookie counts only for the account it was issued for; a forged, expired or foreign one is ignored.
+  const device = user ? deps.devices.verify(input.deviceCookie, user.id) : null;
+  const keys: LoginKeys = device
+    ? { trust: 'device', device: deviceKey(device.nonce) }
+    : { trust: 'untrusted', account: user ? accountKey(user.id) : unknownEmailKey(input.siteId, input.email), ip: input.ip ? ipKey(input.ip) : null };
 
   // During a block every attempt is refused without looking at the password, and is not counted.
   const block = await loginBlock(deps, keys);
@@ -56,11 +81,12 @@ export async function login(
     return { type: 'error', reason: 'invalid_credentials' };
   }
 
-  // The account's counter starts over; the IP's does not (a member's own logins must not launder an
-  // address that is guessing other accounts).
-  await clearFailures(deps, keys.account);
+  // The counter this attempt was judged on starts over. A trusted device's success says nothing about
+  // the untrusted clients, so the account's counter (and any block on it) stays; the IP's counter is
+  // never reset by a success (a member's own logins must not launder an address guessing other accounts).
+  await clearFailures(deps, keys.trust === 'device' ? keys.device : keys.account);
   // Rotate: the session a browser had before logging in is never reused (session fixation).
   if (input.previousSessionId) await revokeSession(deps.db, input.previousSessionId);
   const created = await createSession(deps.db, deps.clock, user.id, { ip: input.ip ?? null, userAgent: input.userAgent ?? null });
-  return { type: 'ok', userId: user.id, created };
+  return { type: 'ok', userId: user.id, created, deviceCookie: deps.devices.issue(user.id) };
 }

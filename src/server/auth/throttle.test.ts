@@ -10,6 +10,7 @@ import { DEMO_ACCOUNTS, seedDemo } from '../../db/seed';
 import type { Clock } from '../clock';
 import { LocalPhotoStore } from '../photos/store';
 import { DELETE_GRACE_MS } from '../accounts/deletion';
+import { DeviceCookies } from './device-cookie';
 import { login } from './login';
 import { accountKey, ACCOUNT_RULE, activeBlock, clearFailures, ipKey, IP_RULE, minutesLeft, pruneThrottle, recordFailure, unknownEmailKey } from './throttle';
 
@@ -29,12 +30,14 @@ let photoDir: string;
 const clock = new FakeClock();
 let siteId: number;
 let freeId: number;
-const deps = () => ({ db: database.db, clock });
+let devices: DeviceCookies;
+const deps = () => ({ db: database.db, clock, devices });
 
 beforeAll(async () => {
   database = await openDatabase('memory://');
   photoDir = await mkdtemp(join(tmpdir(), 'throttle-photos-'));
   await seedDemo({ db: database.db, photos: new LocalPhotoStore(photoDir), clock, profilesPerSite: 0 });
+  devices = await DeviceCookies.create({ db: database.db, clock });
   const [free] = await database.db.select().from(users).where(eq(users.email, DEMO_ACCOUNTS.free.email)).orderBy(users.id).limit(1);
   siteId = free!.siteId;
   freeId = free!.id;

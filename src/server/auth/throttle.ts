@@ -5,6 +5,14 @@
  * - `acct:<userId>` (or `email:<siteId>:<address>` for an address without an account, so the answer
  *   never tells whether an account exists): 5 failures in 15 minutes block that account for 15 minutes.
  * - `ip:<address>`: 30 failures in 15 minutes block that address for 15 minutes.
+ * - `device:<nonce>`: a browser that presents a valid device cookie for the account it tries (SEC-13;
+ *   docs/decisions/019-device-cookies-against-lockout.md) is judged on this key alone: 5 failures in 15
+ *   minutes block that device for 15 minutes, and the account and IP blocks, which bind untrusted
+ *   clients, do not apply to it.
+ *
+ * The same counters also limit actions that are not logins (`consumeAllowance`): password-reset
+ * requests (docs/decisions/018-password-reset-without-enumeration.md) and complaints (SEC-05), each on
+ * keys of their own.
  *
  * A block never grows: attempts during a block are refused before any password check and are not
  * counted, and a failure that races past the limit keeps the block that is already running. Every
@@ -26,10 +34,13 @@ const MINUTE = 60_000;
 
 export const ACCOUNT_RULE: ThrottleRule = { limit: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
 export const IP_RULE: ThrottleRule = { limit: 30, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
+/** A trusted device's own counter: the account's limits, for that one browser. */
+export const DEVICE_RULE: ThrottleRule = ACCOUNT_RULE;
 
 export const accountKey = (userId: number) => `acct:${userId}`;
 export const unknownEmailKey = (siteId: number, email: string) => `email:${siteId}:${email.trim().toLowerCase()}`;
 export const ipKey = (ip: string) => `ip:${ip}`;
+export const deviceKey = (nonce: string) => `device:${nonce}`;
 
 export interface Block {
   key: string;
@@ -112,21 +123,53 @@ export async function pruneThrottle(deps: Deps, olderThanMs = 24 * 3600 * 1000):
   return removed.length;
 }
 
-/** The keys one login attempt is counted on. */
-export interface LoginKeys {
-  account: string;
-  ip: string | null;
-}
+/**
+ * The keys one login attempt is judged and counted on: an untrusted client on the account (or unknown
+ * address) and its IP; a trusted device (valid device cookie for this account) on its own counter only.
+ */
+export type LoginKeys = { trust: 'untrusted'; account: string; ip: string | null } | { trust: 'device'; device: string };
 
-/** The block that refuses this login attempt, if any (account or IP, the longer one). */
+const loginKeyList = (keys: LoginKeys): string[] => (keys.trust === 'device' ? [keys.device] : keys.ip ? [keys.account, keys.ip] : [keys.account]);
+
+/** The block that refuses this login attempt, if any (the longest on its keys). */
 export function loginBlock(deps: Deps, keys: LoginKeys): Promise<Block | null> {
-  return activeBlock(deps, keys.ip ? [keys.account, keys.ip] : [keys.account]);
+  return activeBlock(deps, loginKeyList(keys));
 }
 
-/** Counts a failed login on the account and on the IP; returns the block it caused, if any. */
+/** Counts a failed login on its keys; returns the block it caused, if any. */
 export async function recordLoginFailure(deps: Deps, keys: LoginKeys): Promise<Block | null> {
+  if (keys.trust === 'device') return (await recordFailure(deps, keys.device, DEVICE_RULE)).block;
   const account = await recordFailure(deps, keys.account, ACCOUNT_RULE);
   const ip = keys.ip ? await recordFailure(deps, keys.ip, IP_RULE) : null;
-  const blocks = [account.block, ip?.block].filter((b): b is Block => b !== null);
-  return blocks.sort((a, b) => b.until.getTime() - a.until.getTime())[0] ?? null;
+  return longest([account.block, ip?.block ?? null]);
+}
+
+function longest(blocks: Array<Block | null>): Block | null {
+  return blocks.filter((b): b is Block => b !== null).sort((a, b) => b.until.getTime() - a.until.getTime())[0] ?? null;
+}
+
+/** One key of a limited action and the rule it is limited by. */
+export interface Allowance {
+  key: string;
+  rule: ThrottleRule;
+}
+
+/**
+ * Takes one use of a limited action (a reset request, a complaint) on every key: refused without
+ * counting while any key is blocked; otherwise one use is counted on each key (the same conditional
+ * upsert as a failed login), and the use is refused when it went past a limit. The use that reaches a
+ * limit is still allowed and starts the block, so `rule.limit` uses pass per window, even when requests
+ * race each other. Returns null when allowed, else the block that refuses it.
+ */
+export async function consumeAllowance(deps: Deps, allowances: Allowance[]): Promise<Block | null> {
+  const running = await activeBlock(deps, allowances.map((a) => a.key));
+  if (running) return running;
+  for (const { key, rule } of allowances) {
+    const counted = await recordFailure(deps, key, rule);
+    if (counted.failures > rule.limit) {
+      const now = deps.clock.now();
+      return counted.block ?? { key, until: new Date(now.getTime() + rule.blockMs), minutes: minutesLeft(new Date(now.getTime() + rule.blockMs), now) };
+    }
+  }
+  return null;
 }

@@ -1,4 +1,7 @@
-/** The complaint service (STA-03) against a real database: store, mail support and complainant, refuse, rate limit. */
+/**
+ * The complaint service (STA-03, SEC-05) against a real database: store, mail support and complainant,
+ * refuse, rate limit (per address, per IP, per site), and never relay a stranger's words or links.
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,13 +9,13 @@ import pino from 'pino';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../db/client';
-import { complaints, mailOutbox } from '../../db/schema';
+import { complaints, loginThrottle, mailOutbox, profiles, users } from '../../db/schema';
 import { seedDemo } from '../../db/seed';
 import type { Clock } from '../clock';
 import { Mailer } from '../mail/mailer';
 import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory, type Site } from '../sites/directory';
-import { COMPLAINTS_PER_DAY, fileComplaint, type ComplaintRequest } from './complaints';
+import { COMPLAINT_IP_RULE, COMPLAINT_SITE_RULE, COMPLAINTS_PER_DAY, fileComplaint, type ComplaintRequest } from './complaints';
 
 class FakeClock implements Clock {
   constructor(public time = new Date('2026-11-21T12:00:00Z').getTime()) {}
@@ -51,16 +54,17 @@ afterAll(async () => {
 beforeEach(async () => {
   await database.db.delete(complaints);
   await database.db.delete(mailOutbox);
+  await database.db.delete(loginThrottle);
   vi.restoreAllMocks();
 });
 
 const deps = () => ({ db: database.db, mailer, clock });
-const request = (form: ComplaintRequest['form'], more: Partial<ComplaintRequest> = {}): ComplaintRequest => ({ site, lang: 'en', userId: null, form, ...more });
+const request = (form: ComplaintRequest['form'], more: Partial<ComplaintRequest> = {}): ComplaintRequest => ({ site, lang: 'en', userId: null, ip: null, form, ...more });
 
 describe('fileComplaint', () => {
   it('STA-03 stores the complaint and mails support (reply-to the complainant) and the complainant in their language', async () => {
     const send = vi.spyOn(mailer, 'send');
-    const result = await fileComplaint(deps(), request({ ...good, name: '  Jan   de Vries ' }, { lang: 'de', userId: 42 }));
+    const result = await fileComplaint(deps(), request({ ...good, name: '  Jan   de Vries ' }, { lang: 'de', userId: 42, ip: '198.51.100.20' }));
     expect(result.type).toBe('ok');
     if (result.type !== 'ok') return;
     expect(result.mails.every((m) => m.type === 'ok')).toBe(true);
@@ -82,9 +86,94 @@ describe('fileComplaint', () => {
     expect(toComplainant).toMatchObject({ kind: 'complaint_confirmation', siteId: site.settings.id });
     expect(toComplainant!.subject).toContain(`(#${result.id})`);
     expect(toComplainant!.subject).toMatch(/^Wir haben deine Beschwerde erhalten/);
-    expect(toComplainant!.text).toContain('Hallo Jan de Vries,');
-    expect(toComplainant!.text).toContain('Mijn betaling van gisteren');
+    // An address nobody proved to own (member 42 has no such confirmed address) gets no copy (SEC-05).
+    expect(toComplainant!.text).toContain('Hallo,');
+    expect(toComplainant!.text).toContain(`unter der Nummer ${result.id} registriert`);
+    expect(toComplainant!.text).not.toContain('Jan de Vries');
+    expect(toComplainant!.text).not.toContain('Mijn betaling van gisteren');
     expect(await database.db.$count(mailOutbox)).toBe(2);
+  });
+
+  const attack = {
+    name: 'Prize desk at win-now.net',
+    email: 'victim@example.org',
+    subject: 'You won! Claim at https://evil-prizes.com/claim',
+    message: 'Dear customer, your account is locked. Log in at http://evil-prizes.com/login or bit.ly/3xYz now.\n\nNeed help? Mail payouts@evil-prizes.com or visit www.evil-prizes.com today.',
+  };
+  const words = ['Prize desk', 'You won', 'Claim', 'Dear customer', 'locked', 'Log in at', 'Need help', 'payouts'];
+  const links = ['evil-prizes', 'win-now', 'bit.ly', 'http://', 'https://evil'];
+
+  it('SEC-05 STA-03 the confirmation to a visitor-given address carries none of the typed words or links', async () => {
+    const result = await fileComplaint(deps(), request(attack, { ip: '198.51.100.21' }));
+    expect(result.type).toBe('ok');
+    const [confirmation] = await mailer.recent(1, attack.email);
+    expect(confirmation?.kind).toBe('complaint_confirmation');
+    for (const part of [confirmation!.subject, confirmation!.text, confirmation!.html]) {
+      for (const w of [...words, ...links]) expect(part, w).not.toContain(w);
+    }
+    expect(confirmation!.text).toContain('For your safety, this e-mail does not repeat what was typed into the form.');
+  });
+
+  it('SEC-05 STA-03 the support mail carries the complaint with its links stripped, in subject, text and html', async () => {
+    const result = await fileComplaint(deps(), request(attack, { ip: '198.51.100.22' }));
+    expect(result.type).toBe('ok');
+    if (result.type !== 'ok') return;
+    const [support] = await mailer.recent(1, site.settings.support_email);
+    expect(support?.kind).toBe('complaint');
+    expect(support!.subject).toBe(`Klacht #${result.id}: You won! Claim at [link verwijderd]`);
+    expect(support!.text).toContain('Van: Prize desk at [link verwijderd] (victim@example.org)');
+    expect(support!.text).toContain('Log in at [link verwijderd] or [link verwijderd] now.');
+    expect(support!.text).toContain('Need help? Mail [link verwijderd] or visit [link verwijderd] today.');
+    for (const part of [support!.subject, support!.text, support!.html]) for (const l of links) expect(part, l).not.toContain(l);
+    // The stored complaint keeps the original words as evidence for support.
+    const [row] = await database.db.select().from(complaints).where(eq(complaints.id, result.id));
+    expect(row!.message).toBe(attack.message);
+  });
+
+  it('SEC-05 a member whose own confirmed address is given gets a copy (links stripped); another address does not', async () => {
+    const [user] = await database.db
+      .insert(users)
+      .values({ siteId: site.settings.id, email: 'member-complains@example.com', passwordHash: 'x', status: 'active', language: 'en', emailConfirmedAt: clock.now() })
+      .returning({ id: users.id });
+    await database.db.insert(profiles).values({ userId: user!.id, siteId: site.settings.id, name: 'Mia', gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
+    const own = await fileComplaint(deps(), request({ ...attack, email: 'Member-Complains@example.com' }, { userId: user!.id, ip: '198.51.100.23' }));
+    expect(own.type).toBe('ok');
+    const [copy] = await mailer.recent(1, 'Member-Complains@example.com');
+    expect(copy!.text).toContain('Dear customer, your account is locked. Log in at [link removed] or [link removed] now.');
+    expect(copy!.text).not.toContain('evil-prizes');
+    const other = await fileComplaint(deps(), request({ ...attack, email: 'someone-else@example.org' }, { userId: user!.id, ip: '198.51.100.23' }));
+    expect(other.type).toBe('ok');
+    const [plain] = await mailer.recent(1, 'someone-else@example.org');
+    for (const w of words) expect(plain!.text, w).not.toContain(w);
+  });
+
+  it(`SEC-05 STA-03 at most ${COMPLAINT_IP_RULE.limit} complaints an hour from one client address: the next is refused, stored and mailed nowhere`, async () => {
+    const ip = '203.0.113.50';
+    for (let i = 0; i < COMPLAINT_IP_RULE.limit; i++) expect((await fileComplaint(deps(), request({ ...good, email: `spray-${i}@example.org` }, { ip }))).type).toBe('ok');
+    const stored = await database.db.$count(complaints);
+    const mailed = await database.db.$count(mailOutbox);
+    const refused = await fileComplaint(deps(), request({ ...good, email: 'one-more@example.org' }, { ip }));
+    expect(refused).toMatchObject({ type: 'rate_limited', limit: 'ip', values: { email: 'one-more@example.org' } });
+    expect(await database.db.$count(complaints)).toBe(stored);
+    expect(await database.db.$count(mailOutbox)).toBe(mailed);
+    // Another client address goes on; the blocked one may again after the hour.
+    expect((await fileComplaint(deps(), request({ ...good, email: 'one-more@example.org' }, { ip: '203.0.113.51' }))).type).toBe('ok');
+    clock.time += COMPLAINT_IP_RULE.blockMs;
+    expect((await fileComplaint(deps(), request({ ...good, email: 'later@example.org' }, { ip }))).type).toBe('ok');
+  });
+
+  it(`SEC-05 STA-03 at most ${COMPLAINT_SITE_RULE.limit} complaints an hour per site from all addresses together; other sites go on`, async () => {
+    for (let i = 0; i < COMPLAINT_SITE_RULE.limit; i++) {
+      const result = await fileComplaint(deps(), request({ ...good, email: `botnet-${i}@example.org` }, { ip: `192.0.2.${i + 1}` }));
+      expect(result.type).toBe('ok');
+    }
+    const stored = await database.db.$count(complaints);
+    const mailed = await database.db.$count(mailOutbox);
+    const refused = await fileComplaint(deps(), request({ ...good, email: 'botnet-last@example.org' }, { ip: '192.0.2.200' }));
+    expect(refused).toMatchObject({ type: 'rate_limited', limit: 'site' });
+    expect(await database.db.$count(complaints)).toBe(stored);
+    expect(await database.db.$count(mailOutbox)).toBe(mailed);
+    expect((await fileComplaint(deps(), request(good, { site: siteTwo, ip: '192.0.2.201' }))).type).toBe('ok');
   });
 
   it('STA-03 refuses bad input field by field and stores and mails nothing', async () => {

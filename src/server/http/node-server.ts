@@ -86,7 +86,9 @@ export async function startNodeServer(options: {
     // HTML and JSON from the app, compressed when the client accepts it and the body is ≥ 1 kB.
     compressResponse(req, res);
     withErrorFallback(res);
-    await handler(req, res, undefined, { app, requestId, log });
+    // 'close' follows 'finish' once the answer is out, or comes alone when the client went away.
+    const responseDone = new Promise<void>((resolve) => res.once('close', () => resolve()));
+    await handler(req, res, undefined, { app, requestId, log, responseDone });
   }
 
   const port = options.port ?? app.config.PORT;
