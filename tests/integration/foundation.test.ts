@@ -247,7 +247,8 @@ describe.each(await databaseKinds())('foundation on %s', (kind) => {
 
     it('SEC-12 a plain GET of /api/logout.php (a link or an image on another site) changes nothing and the session stays valid', async () => {
       const { token } = await loginAs(DEMO_ACCOUNTS.free);
-      for (const headers of [{}, { accept: 'text/html' }, { 'x-requested-with': 'fetch' }]) {
+      const attempts: Array<Record<string, string>> = [{}, { accept: 'text/html' }, { 'x-requested-with': 'fetch' }];
+      for (const headers of attempts) {
         const res = await server.request('/api/logout.php', { headers, cookies: { session: token } });
         expect(res.status).toBe(400);
         expect(res.json().error).toBe('client_header_required');
