@@ -59,8 +59,20 @@ describe('createApiClient', () => {
     const server = fakeServer(() => json({ ok: true }));
     const client = createApiClient({ fetch: server.fetch, baseUrl: ORIGIN, onAuthenticationRequired: () => undefined });
     await client.GET('/api/settings.php', { params: { query: { route: '/', domain: 'site.test' } } });
-    await client.GET('/api/logout.php');
+    await client.GET('/api/companyinfo.php');
     expect(server.requests.map((r) => r.headers.get('x-requested-with'))).toEqual([null, null]);
+  });
+
+  it('AUTH-02 SEC-12 the logout calls carry the client request-type header (a GET logout needs it)', async () => {
+    const server = fakeServer(() => json({ ok: true }));
+    const client = createApiClient({ fetch: server.fetch, baseUrl: ORIGIN, onAuthenticationRequired: () => undefined });
+    await client.GET('/api/logout.php', { params: { header: { 'X-Requested-With': 'XMLHttpRequest' } } });
+    // The POST declares no header: the client adds it all the same.
+    await client.POST('/api/logout.php');
+    expect(server.requests.map((r) => [r.method, r.headers.get('x-requested-with')])).toEqual([
+      ['GET', 'XMLHttpRequest'],
+      ['POST', 'XMLHttpRequest'],
+    ]);
   });
 
   it('CLI-02 a 403 authentication_required on /api/settings.php logs out once and stops the caller', async () => {

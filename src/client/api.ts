@@ -1,7 +1,7 @@
 /**
  * The browser's typed API client: openapi-fetch over the OpenAPI `paths`, with the retrying fetch
- * (CLI-01), the client request-type header on user.php (AUTH-01, SPEC §7) and the logout on
- * `authentication_required` (CLI-02, SPEC §8).
+ * (CLI-01), the client request-type header on user.php and logout.php (AUTH-01, AUTH-02, SEC-12,
+ * SPEC §7) and the logout on `authentication_required` (CLI-02, SPEC §8).
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, paths } from '../shared/api-types';
@@ -12,6 +12,9 @@ export type ApiClient = Client<paths>;
 
 /** The endpoint that carries the client request-type header and is exempt from CLI-02. */
 export const USER_PATH = '/api/user.php';
+/** `GET /api/logout.php` logs out only with the client request-type header (SEC-12). */
+export const LOGOUT_PATH = '/api/logout.php';
+const CLIENT_HEADER_PATHS: ReadonlySet<string> = new Set([USER_PATH, LOGOUT_PATH]);
 /** Header name and value of the client request-type header (same as `CLIENT_HEADER` on the server). */
 export const CLIENT_HEADER = 'X-Requested-With';
 export const CLIENT_HEADER_VALUE = 'XMLHttpRequest';
@@ -74,7 +77,8 @@ async function isAuthenticationRequiredAnswer(response: Response): Promise<boole
 /**
  * Builds an API client. Behaviour beyond plain openapi-fetch:
  * - every request goes through {@link createRetryingFetch} (CLI-01);
- * - requests to `/api/user.php` carry `X-Requested-With: XMLHttpRequest` (AUTH-01);
+ * - requests to `/api/user.php` and `/api/logout.php` carry `X-Requested-With: XMLHttpRequest`
+ *   (AUTH-01; SEC-12: a GET logout without it changes nothing);
  * - a 403 whose JSON body has `error: 'authentication_required'` on any other path calls
  *   `onAuthenticationRequired` (once per client) and makes the call reject with
  *   {@link AuthenticationRequiredError}, so no caller goes on handling it as data or as an error to
@@ -88,7 +92,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   const middleware: Middleware = {
     onRequest({ request, schemaPath }) {
-      if (pathOf(schemaPath, request) === USER_PATH) request.headers.set(CLIENT_HEADER, CLIENT_HEADER_VALUE);
+      if (CLIENT_HEADER_PATHS.has(pathOf(schemaPath, request))) request.headers.set(CLIENT_HEADER, CLIENT_HEADER_VALUE);
       return request;
     },
     async onResponse({ request, response, schemaPath }) {

@@ -146,10 +146,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Log out (AUTH-02). Browsers asking for HTML are sent to the home page. */
-        get: operations["logout"];
+        /**
+         * Log out from the SPEC §7 client (AUTH-02); only with the client request-type header (SEC-12)
+         * @description Kept for the SPEC's client. Without `X-Requested-With: XMLHttpRequest` (which a link, an image or
+         *     a form on another site cannot send) nothing changes: 400 `client_header_required`, the session
+         *     stays valid. Browsers log out with the POST form of the account menu.
+         */
+        get: operations["logoutWithClientHeader"];
         put?: never;
-        post?: never;
+        /**
+         * Log out (AUTH-02, SEC-12): the account menu's form is sent to the home page, a script gets `{ ok: true }`
+         * @description Ends the session and clears the session cookie. A cross-site post is refused by the origin check
+         *     (403 `cross_site_request`).
+         */
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -925,10 +935,12 @@ export interface operations {
             403: components["responses"]["Error"];
         };
     };
-    logout: {
+    logoutWithClientHeader: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                "X-Requested-With": components["parameters"]["ClientHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -943,13 +955,40 @@ export interface operations {
                     "application/json": components["schemas"]["Ok"];
                 };
             };
-            /** @description Redirect to / for a browser navigation */
+            400: components["responses"]["Error"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": Record<string, never>;
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Logged out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ok"];
+                };
+            };
+            /** @description Logged out; a browser form is sent to / */
             303: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            403: components["responses"]["Error"];
         };
     };
     getUserData: {

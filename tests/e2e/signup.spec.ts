@@ -60,7 +60,7 @@ test('SIGN-01 on desktop the signup modal opens from the signup entry and cannot
   expect((await (await page.request.get('/api/user.php')).json()).status).toBe('active');
 });
 
-test('SIGN-01 SIGN-05 on a phone the signup entry goes to /signup, errors show in place, and the account is activated by mail', async ({ browser }) => {
+test('SIGN-01 SIGN-04 SIGN-05 on a phone the signup entry goes to /signup, errors (the under-age one says the site is for adults) show in place, and the account is activated by mail', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, baseURL: base() });
   await context.addCookies([{ name: 'lang', value: 'en', url: base() }, { name: 'entry_ok', value: '1', url: base() }]);
   const page = await context.newPage();
@@ -75,7 +75,7 @@ test('SIGN-01 SIGN-05 on a phone the signup entry goes to /signup, errors show i
   await expect(form.locator('[data-email-suggestion]')).toContainText('gmail.com');
   await form.getByLabel('Date of birth').fill('2015-01-01');
   await form.getByRole('button', { name: 'Sign up free' }).click();
-  await expect(form.locator('[data-field-error="date_of_birth"]')).toContainText('18+');
+  await expect(form.locator('[data-field-error="date_of_birth"]')).toContainText('You must be 18 or older to join: this site is for adults.');
   await expect(page).toHaveURL(/\/signup$/);
   await form.getByLabel('Date of birth').fill('1992-03-04');
   await form.getByRole('button', { name: 'Sign up free' }).click();

@@ -94,19 +94,60 @@ describe.each(await databaseKinds())('foundation on %s', (kind) => {
       expect(first.setCookies.lang?.raw).toMatch(/Max-Age=31536000/);
     });
 
-    it('I18N-02 /lang-config switches the language and returns to the page', async () => {
-      const res = await server.request('/lang-config?lang=de&next=%2Flogin');
+    const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+    const sameOrigin = () => ({ ...FORM, origin: `http://localhost:${server.port}` });
+
+    it('I18N-02 SEC-12 the /lang-config form (POST) switches the language and returns to the page; an unknown one is refused', async () => {
+      const res = await server.request('/lang-config', { method: 'POST', headers: sameOrigin(), body: 'lang=de&next=%2Flogin' });
       expect(res.status).toBe(303);
       expect(res.headers.location).toBe('/login');
       expect(res.setCookies.lang?.value).toBe('de');
-      const bad = await server.request('/lang-config?lang=xx&next=%2F');
+      expect(res.setCookies.lang?.raw).toMatch(/Max-Age=31536000/);
+      const bad = await server.request('/lang-config', { method: 'POST', headers: sameOrigin(), cookies: { lang: 'en' }, body: 'lang=xx&next=%2F' });
       expect(bad.status).toBe(400);
-      expect(bad.setCookies.lang?.value ?? 'unchanged').not.toBe('xx');
+      expect(bad.text).toContain('data-language-error');
+      expect(bad.setCookies.lang).toBeUndefined();
     });
 
-    it('I18N-02 /lang-config never redirects to another host', async () => {
-      const res = await server.request('/lang-config?lang=en&next=%2F%2Fevil.example');
+    it('I18N-02 SEC-02 the /lang-config form never redirects to another host', async () => {
+      const res = await server.request('/lang-config', { method: 'POST', headers: sameOrigin(), body: 'lang=en&next=%2F%2Fevil.example' });
+      expect(res.status).toBe(303);
       expect(res.headers.location).toBe('/');
+    });
+
+    it('SEC-12 GET /lang-config?lang=de changes nothing: no cookie, the member’s stored language stays; the page lists the languages as POST buttons', async () => {
+      const { token, res: login } = await loginAs(DEMO_ACCOUNTS.free);
+      const id = login.json().id as number;
+      const { db } = server.booted.app;
+      const languageOf = async () => (await db.select({ language: users.language }).from(users).where(eq(users.id, id)))[0]?.language;
+      const before = await languageOf();
+      expect(before).not.toBe('de');
+      const res = await server.request('/lang-config?lang=de&next=%2Fmembers', { cookies: { session: token, lang: 'en' } });
+      expect(res.status).toBe(200);
+      expect(res.setCookies.lang).toBeUndefined();
+      expect(await languageOf()).toBe(before);
+      expect(res.text).toContain('<html lang="en"');
+      expect(res.text).toMatch(/<form method="post" action="\/lang-config"[^>]*>\s*<input type="hidden" name="next" value="\/members"/);
+      expect(res.text).toMatch(/<button type="submit" name="lang" value="de"/);
+      expect(res.text).not.toContain('href="/lang-config?lang=');
+      // The menu on every page is a form too.
+      const page = await server.request('/login', { cookies: { lang: 'en' } });
+      expect(page.text).toMatch(/class="menu language-menu"[\s\S]*<form method="post" action="\/lang-config"/);
+      expect(page.text).not.toContain('href="/lang-config?lang=');
+    });
+
+    it('I18N-03 SEC-12 a member’s choice in the language form is stored for their e-mails', async () => {
+      const { token, res: login } = await loginAs(DEMO_ACCOUNTS.free);
+      const id = login.json().id as number;
+      const res = await server.request('/lang-config', { method: 'POST', headers: sameOrigin(), cookies: { session: token }, body: 'lang=it&next=%2Fmembers' });
+      expect(res.status).toBe(303);
+      expect(res.setCookies.lang?.value).toBe('it');
+      const [row] = await server.booted.app.db.select({ language: users.language }).from(users).where(eq(users.id, id));
+      expect(row?.language).toBe('it');
+      const crossSite = await server.request('/lang-config', { method: 'POST', headers: { ...FORM, origin: 'https://evil.example' }, cookies: { session: token }, body: 'lang=fr&next=%2F' });
+      expect(crossSite.status).toBe(403);
+      const [after] = await server.booted.app.db.select({ language: users.language }).from(users).where(eq(users.id, id));
+      expect(after?.language).toBe('it');
     });
 
     it('I18N-03 a member’s language change is stored with PUT /api/user.php', async () => {
@@ -204,15 +245,50 @@ describe.each(await databaseKinds())('foundation on %s', (kind) => {
       expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.id))).toBe(true);
     });
 
-    it('AUTH-02 GET /api/logout.php ends the session', async () => {
+    it('SEC-12 a plain GET of /api/logout.php (a link or an image on another site) changes nothing and the session stays valid', async () => {
       const { token } = await loginAs(DEMO_ACCOUNTS.free);
-      const out = await server.request('/api/logout.php', { cookies: { session: token } });
+      const attempts: Array<Record<string, string>> = [{}, { accept: 'text/html' }, { 'x-requested-with': 'fetch' }];
+      for (const headers of attempts) {
+        const res = await server.request('/api/logout.php', { headers, cookies: { session: token } });
+        expect(res.status).toBe(400);
+        expect(res.json().error).toBe('client_header_required');
+        expect(res.setCookies.session).toBeUndefined();
+      }
+      expect((await server.request('/api/user.php', { cookies: { session: token } })).status).toBe(200);
+    });
+
+    it('AUTH-02 SEC-12 GET /api/logout.php with the client request-type header ends the session', async () => {
+      const { token } = await loginAs(DEMO_ACCOUNTS.free);
+      const out = await server.request('/api/logout.php', { headers: XHR, cookies: { session: token } });
       expect(out.status).toBe(200);
+      expect(out.json()).toEqual({ ok: true });
       expect(out.setCookies.session?.raw).toMatch(/Expires=Thu, 01 Jan 1970|Max-Age=0/);
       expect((await server.request('/api/user.php', { cookies: { session: token } })).status).toBe(403);
-      const browser = await server.request('/api/logout.php', { headers: { accept: 'text/html' } });
+    });
+
+    it('AUTH-02 SEC-12 the account menu’s logout form (POST) ends the session and goes home; a script’s POST gets { ok: true }; a cross-site post changes nothing', async () => {
+      const origin = `http://localhost:${server.port}`;
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      const first = await loginAs(DEMO_ACCOUNTS.free);
+      const crossSite = await server.request('/api/logout.php', { method: 'POST', headers: { ...form, origin: 'https://evil.example' }, cookies: { session: first.token }, body: '' });
+      expect(crossSite.status).toBe(403);
+      expect((await server.request('/api/user.php', { cookies: { session: first.token } })).status).toBe(200);
+      const browser = await server.request('/api/logout.php', { method: 'POST', headers: { ...form, origin }, cookies: { session: first.token }, body: '' });
       expect(browser.status).toBe(303);
       expect(browser.headers.location).toBe('/');
+      expect(browser.setCookies.session?.raw).toMatch(/Expires=Thu, 01 Jan 1970|Max-Age=0/);
+      expect((await server.request('/api/user.php', { cookies: { session: first.token } })).status).toBe(403);
+
+      const second = await loginAs(DEMO_ACCOUNTS.free);
+      const script = await server.request('/api/logout.php', { method: 'POST', headers: { origin }, cookies: { session: second.token }, body: {} });
+      expect(script.status).toBe(200);
+      expect(script.json()).toEqual({ ok: true });
+      expect((await server.request('/api/user.php', { cookies: { session: second.token } })).status).toBe(403);
+      // The menu offers the form, not a link.
+      const third = await loginAs(DEMO_ACCOUNTS.free);
+      const page = await server.request('/members', { cookies: { session: third.token, lang: 'en' } });
+      expect(page.text).toMatch(/<form method="post" action="\/api\/logout.php" data-logout><button[^>]*type="submit"/);
+      expect(page.text).not.toContain('href="/api/logout.php"');
     });
 
     it('AUTH-01 the /login form logs in and redirects; a wrong password shows the translated error', async () => {

@@ -17,7 +17,7 @@ describe('signup over HTTP', () => {
   });
   const userCount = async () => (await server.booted.app.db.select({ n: sql<number>`count(*)::int` }).from(users))[0]!.n;
 
-  it('SIGN-05 each bad field gets its translated error and nothing is stored', async () => {
+  it('SIGN-04 SIGN-05 each bad field gets its translated error (under 18: the site is for adults) and nothing is stored', async () => {
     const before = await userCount();
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ ...good, email: 'nina@' }, 'email', 'Ongeldige e-mail'],
@@ -25,7 +25,7 @@ describe('signup over HTTP', () => {
       [{ ...good, name: 'nina@example.com' }, 'name', 'e-mailadres'],
       [{ ...good, name: '@nina' }, 'name', '@'],
       [{ ...good, password: 'qwerty123' }, 'password', 'te vaak'],
-      [{ ...good, date_of_birth: '2012-01-01' }, 'date_of_birth', '18+'],
+      [{ ...good, date_of_birth: '2012-01-01' }, 'date_of_birth', 'Je moet 18 jaar of ouder zijn om lid te worden: deze site is alleen voor volwassenen.'],
       [{ ...good, gender: 'robot' }, 'gender', ''],
     ];
     for (const [body, field, text] of cases) {

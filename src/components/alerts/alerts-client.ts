@@ -106,19 +106,21 @@ export function startAlerts(doc: Document, win: Window): void {
   });
   openActivationModal(doc, win);
   bindPush(root, doc);
-  bindLogout(doc, win);
+  bindLogout(doc);
 }
 
 /**
  * Logging out ends this browser's push subscription first, so the next person using the browser does
- * not receive the member's notifications. Logging out goes ahead whatever the push service answers.
+ * not receive the member's notifications. The logout form (a POST, SEC-12) is held back until the push
+ * service has answered, then sent as it was; logging out goes ahead whatever the push service answers.
  */
-export function bindLogout(doc: Pick<Document, 'addEventListener'>, win: { location: Pick<Location, 'assign'> }, unsubscribe: () => Promise<unknown> = unsubscribePush): void {
-  doc.addEventListener('click', (event) => {
-    const link = (event.target as Element | null)?.closest?.('a[data-logout]') as HTMLAnchorElement | null | undefined;
-    if (!link || $push.get().status !== 'subscribed') return;
+export function bindLogout(doc: Pick<Document, 'addEventListener'>, unsubscribe: () => Promise<unknown> = unsubscribePush): void {
+  doc.addEventListener('submit', (event) => {
+    const form = event.target as HTMLFormElement | null;
+    if (!form?.matches?.('form[data-logout]') || $push.get().status !== 'subscribed') return;
     event.preventDefault();
-    const go = () => win.location.assign(link.href);
+    // form.submit() sends the form without a second submit event.
+    const go = () => form.submit();
     void unsubscribe().then(go, go);
   });
 }

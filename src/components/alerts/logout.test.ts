@@ -4,34 +4,49 @@ import { bindLogout } from './alerts-client';
 
 function setup() {
   let listener!: (e: unknown) => void;
-  const doc = { addEventListener: (_t: string, l: (e: unknown) => void) => (listener = l) };
-  const assign = vi.fn();
+  let type = '';
+  const doc = {
+    addEventListener: (t: string, l: (e: unknown) => void) => {
+      type = t;
+      listener = l;
+    },
+  };
   const unsubscribe = vi.fn(async () => ({}));
-  bindLogout(doc as never, { location: { assign } }, unsubscribe);
-  const link = { href: 'http://localhost/api/logout.php' };
-  const click = () => {
-    const event = { target: { closest: (s: string) => (s === 'a[data-logout]' ? link : null) }, preventDefault: vi.fn() };
+  bindLogout(doc as never, unsubscribe);
+  const form = { matches: (s: string) => s === 'form[data-logout]', submit: vi.fn() };
+  const submit = (target: unknown = form) => {
+    const event = { target, preventDefault: vi.fn() };
     listener(event);
     return event;
   };
-  return { assign, unsubscribe, click };
+  return { unsubscribe, submit, form, type: () => type };
 }
 
 describe('logout and push', () => {
-  it('PUSH-01 logging out ends this browser’s push subscription before leaving', async () => {
+  it('PUSH-01 SEC-12 logging out ends this browser’s push subscription before the logout form is posted', async () => {
     $push.set({ status: 'subscribed', busy: false, error: null });
-    const { assign, unsubscribe, click } = setup();
-    const event = click();
+    const { unsubscribe, submit, form, type } = setup();
+    expect(type()).toBe('submit');
+    const event = submit();
     expect(event.preventDefault).toHaveBeenCalled();
-    await vi.waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost/api/logout.php'));
+    await vi.waitFor(() => expect(form.submit).toHaveBeenCalledOnce());
     expect(unsubscribe).toHaveBeenCalledOnce();
   });
 
-  it('PUSH-01 without a subscription the logout link works as a plain link', () => {
+  it('PUSH-01 the logout form is posted even when the push service fails', async () => {
+    $push.set({ status: 'subscribed', busy: false, error: null });
+    const { unsubscribe, submit, form } = setup();
+    unsubscribe.mockRejectedValueOnce(new Error('push service down'));
+    submit();
+    await vi.waitFor(() => expect(form.submit).toHaveBeenCalledOnce());
+  });
+
+  it('PUSH-01 without a subscription the logout form posts as it is; other forms are left alone', () => {
     $push.set({ status: 'not_subscribed', busy: false, error: null });
-    const { unsubscribe, click } = setup();
-    const event = click();
-    expect(event.preventDefault).not.toHaveBeenCalled();
+    const { unsubscribe, submit } = setup();
+    expect(submit().preventDefault).not.toHaveBeenCalled();
+    $push.set({ status: 'subscribed', busy: false, error: null });
+    expect(submit({ matches: () => false, submit: vi.fn() }).preventDefault).not.toHaveBeenCalled();
     expect(unsubscribe).not.toHaveBeenCalled();
   });
 });

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { login, loginSchema } from '../../server/auth/login';
 import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHeader } from '../../server/http/api';
-import { loadCurrentUser, setUserLanguage } from '../../server/members/account';
+import { changeLanguage, loadCurrentUser } from '../../server/members/account';
 import { cookieOptions } from '../../server/web/cookies';
 import { readDeviceCookie, setDeviceCookie } from '../../server/web/device-cookie';
 import { setSessionCookie } from '../../server/web/session-cookie';
@@ -51,10 +51,10 @@ const update = z.object({ language: z.enum(LANGUAGES) });
 export const PUT = endpoint(async ({ locals, request, cookies }) => {
   requireClientHeader(request);
   if (!locals.user) throw new ApiError('authentication_required');
-  const { language } = await readJson(request, update);
-  if (!locals.site.settings.languages.includes(language)) throw new ApiError('unsupported_language');
-  const { app } = locals;
-  await setUserLanguage(app.db, locals.user.id, language);
+  const input = await readJson(request, update);
+  const result = await changeLanguage(locals.app.db, { languages: locals.site.settings.languages, userId: locals.user.id, value: input.language });
+  if (result.type === 'error') throw new ApiError(result.reason);
+  const { language } = result;
   cookies.set(LANGUAGE_COOKIE, language, cookieOptions(locals.secure, LANGUAGE_COOKIE_MAX_AGE, false));
   return json({ ...locals.user, language });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createTranslator } from '../../i18n';
+import { LANGUAGES, type Language } from '../../shared/languages';
 import { isValidEmail, suggestEmail } from '../../shared/email';
 import { ageFromBirthDate, checkBirthDate, checkName, checkPassword, isDisposableEmail, maxBirthDate, signupClosedReason, signupsAllowed } from './rules';
 
@@ -25,6 +27,17 @@ describe('signup rules', () => {
     expect(checkBirthDate('1900-01-01', today, 18)).toBe('date_of_birth_min_age');
     expect(checkBirthDate('yesterday', today, 18)).toBe('date_of_birth_min_age');
     expect(maxBirthDate(today, 18)).toBe('2008-11-21');
+  });
+
+  /** The word for "adults" in each language's under-age message. */
+  const ADULTS: Record<Language, string> = { en: 'adults', nl: 'volwassenen', de: 'Erwachsene', fr: 'adultes', es: 'adultos', it: 'adulti', pl: 'dorosłych', da: 'voksne', fi: 'aikuisille', nb: 'voksne', sv: 'vuxna' };
+
+  it.each(LANGUAGES)('SIGN-04 in %s the under-age message names the site’s minimum age and says the site is for adults', (lang) => {
+    const t = createTranslator(lang);
+    const text = t('errors:date_of_birth_min_age', { min_age: 21 });
+    expect(text).toContain('21');
+    expect(text).not.toContain('{{');
+    expect(text).toContain(ADULTS[lang]);
   });
 
   it('SIGN-05 invalid addresses are refused and mistyped domains get a suggestion', () => {

@@ -65,3 +65,16 @@ export async function loadCurrentUser(db: Db, userId: number): Promise<CurrentUs
 export async function setUserLanguage(db: Db, userId: number, language: Language): Promise<void> {
   await db.update(users).set({ language }).where(eq(users.id, userId));
 }
+
+export type LanguageChange = { type: 'ok'; language: Language } | { type: 'error'; reason: 'unsupported_language' };
+
+/**
+ * A change of interface language (I18N-02, I18N-03): only one of the site's languages; a member's is
+ * stored too (their e-mails are written in it). The caller sets the language cookie.
+ */
+export async function changeLanguage(db: Db, input: { languages: readonly Language[]; userId: number | null; value: unknown }): Promise<LanguageChange> {
+  const { value } = input;
+  if (!isLanguage(value) || !input.languages.includes(value)) return { type: 'error', reason: 'unsupported_language' };
+  if (input.userId !== null) await setUserLanguage(db, input.userId, value);
+  return { type: 'ok', language: value };
+}

@@ -1,0 +1,52 @@
+/**
+ * The forms of /settings (SET-01): e-mail address (MAIL-01, a link to the new address), password
+ * (AUTH-04, other sessions end) and invisible mode. The hidden `form` field names the form; success goes
+ * back to its section with a `saved` notice.
+ */
+import { requestEmailChange } from '../../accounts/email-change';
+import { changePassword, setInvisible } from '../../accounts/preferences';
+import type { CurrentUser } from '../../members/account';
+import type { RequestContext } from '../../request-context';
+import { invalid, redirect, translateFields, type MultiActionSpec } from '../form-action';
+
+/** The forms on the page, as named by the posted `form` field. */
+export type SettingsFormName = 'email' | 'password' | 'invisible';
+
+/** The notices a successful post returns with (`?saved=`). */
+export const SETTINGS_SAVED = ['email', 'password', 'invisible_on', 'invisible_off'] as const;
+export type SettingsSaved = (typeof SETTINGS_SAVED)[number];
+
+/** The actions of the settings page for the signed-in `user`. */
+export function settingsForm(ctx: Pick<RequestContext, 'app' | 'site' | 't' | 'sessionId' | 'linkOrigin'>, user: Pick<CurrentUser, 'id'>): MultiActionSpec<undefined, SettingsFormName> {
+  const { app, site, t } = ctx;
+  return {
+    field: 'form',
+    actions: {
+      email: async (form) => {
+        const result = await requestEmailChange(app, { site, userId: user.id, origin: ctx.linkOrigin, form: { email: form.text('email'), current_password: form.text('current_password') } });
+        if (result.type === 'ok') return redirect('/settings?saved=email#email');
+        if (result.reason === 'validation_failed') return invalid(400, { fieldErrors: translateFields(result.fields, (code) => t(`errors:${code}`)) });
+        if (result.reason === 'too_many_attempts') return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes }) });
+        return invalid(429, { formError: t(`errors:${result.reason}`) });
+      },
+      password: async (form) => {
+        const result = await changePassword(app, {
+          userId: user.id,
+          keepSessionId: ctx.sessionId,
+          form: { current_password: form.text('current_password'), password: form.text('password'), password_repeat: form.text('password_repeat') },
+        });
+        if (result.type === 'ok') return redirect('/settings?saved=password#password');
+        if (result.reason === 'validation_failed') return invalid(400, { fieldErrors: translateFields(result.fields, (code) => t(`errors:${code}`)) });
+        return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes }) });
+      },
+      invisible: async (form) => {
+        const value = form.text('invisible');
+        if (value !== '1' && value !== '0') return invalid(400, { formError: t('errors:invalid_choice') });
+        const on = value === '1';
+        await setInvisible(app, user.id, on);
+        return redirect(`/settings?saved=${on ? 'invisible_on' : 'invisible_off'}#invisible`);
+      },
+    },
+    otherwise: () => invalid(400, { formError: t('errors:invalid_choice') }),
+  };
+}
