@@ -41,7 +41,8 @@ describe('the offline outbox after a plain npm start (NODE_ENV=production, no SM
   });
 
   it('ACT-01 a request that came through a proxy gets the 404 page', async () => {
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.7' }, { 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=198.51.100.2' }, { 'x-real-ip': '127.0.0.1' }]) {
+    const proxied: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.7' }, { 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=198.51.100.2' }, { 'x-real-ip': '127.0.0.1' }];
+    for (const headers of proxied) {
       for (const path of ['/dev/mail', `/dev/mail/${mailId}`]) {
         const res = await server.request(path, { headers });
         expect(res.status).toBe(404);
