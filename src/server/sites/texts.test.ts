@@ -1,33 +1,21 @@
 /** A site's own texts per language (I18N-01, MEM-05, LND-01), loaded from a real database (in-memory PGlite). */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { sites } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import { DEMO_SITES } from '../../db/seed-data';
 import { SITE_TEXT_FIELDS } from '../../shared/site-texts';
-import { LocalPhotoStore } from '../photos/store';
-import { SiteDirectory } from './directory';
+import type { SiteDirectory } from './directory';
 import { localiseSite, siteText } from './texts';
 
-const clock = { now: () => new Date('2026-11-22T12:00:00Z') };
-let database: Database;
+let kit: SeededDatabase;
 let directory: SiteDirectory;
-let dir: string;
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  dir = await mkdtemp(join(tmpdir(), 'site-texts-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(dir), clock, profilesPerSite: 0 });
-  directory = new SiteDirectory(database.db, clock, 0);
+  kit = await seededDatabase();
+  directory = kit.sites;
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 describe('site texts per language', () => {
   it('I18N-01 MEM-05 LND-01 in English both demo sites show English texts; in their own language their own texts', async () => {
@@ -69,27 +57,27 @@ describe('site texts per language', () => {
     // fr is not one of Reife Kontakte's languages and has no translation.
     expect(localiseSite(reife, 'fr').settings.index_title).toBe(reife.settings.index_title);
     // One English text removed: that field falls back, the others stay English.
-    const [row] = await database.db.select({ texts: sites.texts }).from(sites).where(eq(sites.id, 2));
+    const [row] = await kit.db.select({ texts: sites.texts }).from(sites).where(eq(sites.id, 2));
     const { en: _removed, ...rest } = row!.texts.fictional_warning!;
-    await database.db.update(sites).set({ texts: { ...row!.texts, fictional_warning: rest } }).where(eq(sites.id, 2));
+    await kit.db.update(sites).set({ texts: { ...row!.texts, fictional_warning: rest } }).where(eq(sites.id, 2));
     try {
       const reloaded = localiseSite(await directory.forId(2), 'en').settings;
       expect(reloaded.fictional_warning).toBe(reife.settings.fictional_warning);
       expect(reloaded.fictional_singular).toBe('fictional profile');
     } finally {
-      await database.db.update(sites).set({ texts: row!.texts }).where(eq(sites.id, 2));
+      await kit.db.update(sites).set({ texts: row!.texts }).where(eq(sites.id, 2));
     }
   });
 
   it('I18N-01 the site’s own column wins over a translation stored under its own language', async () => {
-    const [row] = await database.db.select({ texts: sites.texts }).from(sites).where(eq(sites.id, 1));
-    await database.db.update(sites).set({ texts: { ...row!.texts, index_title: { ...row!.texts.index_title, nl: 'iets anders' } } }).where(eq(sites.id, 1));
+    const [row] = await kit.db.select({ texts: sites.texts }).from(sites).where(eq(sites.id, 1));
+    await kit.db.update(sites).set({ texts: { ...row!.texts, index_title: { ...row!.texts.index_title, nl: 'iets anders' } } }).where(eq(sites.id, 1));
     try {
       const site = await directory.forId(1);
       expect(siteText(site, 'index_title', 'nl')).toBe(site.settings.index_title);
       expect(localiseSite(site, 'nl').settings.index_title).not.toBe('iets anders');
     } finally {
-      await database.db.update(sites).set({ texts: row!.texts }).where(eq(sites.id, 1));
+      await kit.db.update(sites).set({ texts: row!.texts }).where(eq(sites.id, 1));
     }
   });
 
@@ -102,12 +90,12 @@ describe('site texts per language', () => {
   });
 
   it('I18N-01 a texts column with an unknown language or an empty text is reported when the site loads', async () => {
-    const [row] = await database.db.select({ texts: sites.texts }).from(sites).where(eq(sites.id, 2));
+    const [row] = await kit.db.select({ texts: sites.texts }).from(sites).where(eq(sites.id, 2));
     for (const bad of [{ index_title: { xx: 'Hallo' } }, { description: { en: '  ' } }, { name: { en: 'Mature' } }]) {
-      await database.db.update(sites).set({ texts: bad as never }).where(eq(sites.id, 2));
+      await kit.db.update(sites).set({ texts: bad as never }).where(eq(sites.id, 2));
       await expect(directory.forId(2)).rejects.toThrow();
     }
-    await database.db.update(sites).set({ texts: row!.texts }).where(eq(sites.id, 2));
+    await kit.db.update(sites).set({ texts: row!.texts }).where(eq(sites.id, 2));
     await expect(directory.forId(2)).resolves.toBeTruthy();
   });
 });
