@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { LANGUAGES, type Language } from './languages';
+import type { Settings } from './settings';
 
 /** The settings fields that are prose a visitor reads, and so have a text per language. */
 export const SITE_TEXT_FIELDS = ['index_title', 'description', 'fictional_warning', 'fictional_singular', 'fictional_plural'] as const;
@@ -17,3 +18,16 @@ export type SiteTextTranslations = Partial<Record<SiteTextField, Partial<Record<
 
 /** Checks the `texts` column whenever a site is loaded: known fields and languages, no empty text. */
 export const siteTextTranslationsSchema = z.partialRecord(z.enum(SITE_TEXT_FIELDS), z.partialRecord(z.enum(LANGUAGES), z.string().trim().min(1)));
+
+/** Every text of a site per language; each field always has the site's own (domain_language) text. */
+export type SiteTexts = Record<SiteTextField, Partial<Record<Language, string>>>;
+
+/**
+ * A site's texts from its settings (the own texts, in domain_language) and its translations. The
+ * settings columns decide the domain_language text: a translation stored under that language is ignored.
+ */
+export function siteTextsOf(settings: Settings, translations: SiteTextTranslations): SiteTexts {
+  const texts = {} as SiteTexts;
+  for (const field of SITE_TEXT_FIELDS) texts[field] = { ...translations[field], [settings.domain_language]: settings[field] };
+  return texts;
+}

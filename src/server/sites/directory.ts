@@ -6,9 +6,8 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, siteHosts, sites } from '../../db/schema';
 import { companyInfoSchema, settingsSchema, type CompanyInfo, type Settings } from '../../shared/settings';
-import { siteTextTranslationsSchema } from '../../shared/site-texts';
+import { siteTextsOf, siteTextTranslationsSchema, type SiteTexts } from '../../shared/site-texts';
 import type { Clock } from '../clock';
-import { siteTextsOf, type SiteTexts } from './texts';
 
 export interface Site {
   /**
@@ -18,7 +17,7 @@ export interface Site {
    */
   settings: Settings;
   company: CompanyInfo;
-  /** Every text of the site per language, its own (domain_language) text included (see ./texts.ts). */
+  /** Every text of the site per language, its own (domain_language) text included (localiseSite in ./texts.ts). */
   texts: SiteTexts;
 }
 

@@ -8,21 +8,8 @@
  */
 import type { Language } from '../../shared/languages';
 import type { Settings } from '../../shared/settings';
-import { SITE_TEXT_FIELDS, type SiteTextField, type SiteTextTranslations } from '../../shared/site-texts';
+import { SITE_TEXT_FIELDS, type SiteTextField } from '../../shared/site-texts';
 import type { Site } from './directory';
-
-/** Every text of a site per language; each field always has the site's own (domain_language) text. */
-export type SiteTexts = Record<SiteTextField, Partial<Record<Language, string>>>;
-
-/**
- * A site's texts from its settings (the own texts, in domain_language) and its translations. The
- * settings columns decide the domain_language text: a translation stored under that language is ignored.
- */
-export function siteTextsOf(settings: Settings, translations: SiteTextTranslations): SiteTexts {
-  const texts = {} as SiteTexts;
-  for (const field of SITE_TEXT_FIELDS) texts[field] = { ...translations[field], [settings.domain_language]: settings[field] };
-  return texts;
-}
 
 /** One text of a site in `lang`, else the site's own text. */
 export function siteText(site: Pick<Site, 'settings' | 'texts'>, field: SiteTextField, lang: Language): string {
