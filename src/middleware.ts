@@ -1,7 +1,7 @@
 /**
  * Every request passes here. It builds the request context once (src/server/request-context.ts): the
  * client's address and scheme after the trusted proxies, the site by host, the session → user, the
- * language → t, the tracking record; refuses cross-site writes; and sets the response headers that
+ * language → t and the site's texts in that language, the tracking record; refuses cross-site writes; and sets the response headers that
  * depend on them. Pages and endpoints read `Astro.locals` and hand it to services.
  */
 import { defineMiddleware, sequence } from 'astro:middleware';
@@ -11,6 +11,7 @@ import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE } from './shared/languages';
 import { loadCurrentUser } from './server/members/account';
 import { SESSION_COOKIE, SESSION_TTL_MS, validateSessionToken } from './server/auth/sessions';
 import { chooseLanguage } from './server/web/locale';
+import { localiseSite } from './server/sites/texts';
 import { TRACKING_COOKIE, trackingFromCookie, trackingFromQuery, visitorCountry } from './server/web/visitor';
 import { cookieOptions } from './server/web/cookies';
 import { ENTRY_COOKIE } from './server/web/entry';
@@ -82,6 +83,8 @@ const visitor = defineMiddleware(async ({ locals, cookies, url }, next) => {
   const choice = chooseLanguage(cookies.get(LANGUAGE_COOKIE)?.value, locals.site.settings);
   locals.lang = choice.lang;
   locals.t = createTranslator(choice.lang);
+  // From here on the site's own texts (index_title, description, fictional_*) are in the request's language.
+  locals.site = localiseSite(locals.site, choice.lang);
   if (choice.setCookie) cookies.set(LANGUAGE_COOKIE, choice.lang, cookieOptions(locals.secure, LANGUAGE_COOKIE_MAX_AGE, false));
   locals.entryAccepted = cookies.get(ENTRY_COOKIE)?.value === '1';
   const tracking = trackingFromQuery(url.searchParams);

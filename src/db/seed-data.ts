@@ -15,6 +15,7 @@ import type {
   TATTOOS,
 } from '../shared/interests';
 import type { companies, sites } from './schema';
+import { FLIRTLOKAAL_TEXTS, REIFE_KONTAKTE_TEXTS } from './seed-site-texts';
 
 export type CompanyInsert = typeof companies.$inferInsert & { id: number };
 export type SiteInsert = typeof sites.$inferInsert & { id: number };
@@ -125,6 +126,7 @@ export const DEMO_SITES: readonly DemoSite[] = [
         'Profielen met dit icoon zijn fictieve profielen. Ze worden beheerd door medewerkers van Flirtlokaal; fysiek contact met deze profielen is niet mogelijk.',
       fictionalSingular: 'fictief profiel',
       fictionalPlural: 'fictieve profielen',
+      texts: FLIRTLOKAAL_TEXTS,
       visibleProfileFields: VISIBLE_PROFILE_FIELDS,
       visibleProfileNotes: true,
       searchFields: ['gender', 'country', 'region', 'age'],
@@ -212,6 +214,7 @@ export const DEMO_SITES: readonly DemoSite[] = [
         'Profile mit diesem Symbol sind fiktive Profile. Sie werden von Mitarbeitern von Reife Kontakte betreut; ein persönliches Treffen mit diesen Profilen ist nicht möglich.',
       fictionalSingular: 'fiktives Profil',
       fictionalPlural: 'fiktive Profile',
+      texts: REIFE_KONTAKTE_TEXTS,
       visibleProfileFields: VISIBLE_PROFILE_FIELDS,
       visibleProfileNotes: true,
       searchFields: ['gender', 'country', 'region', 'age'],

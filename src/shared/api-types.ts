@@ -598,7 +598,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The site's settings. Sets the `lang` cookie to domain_language when none exists (SITE-04). */
+            /** @description The site's settings. Sets the `lang` cookie to domain_language when none exists (SITE-04). The site's own texts (index_title, description, fictional_warning, fictional_singular, fictional_plural) are in the request's language (the `lang` cookie), else in the site's domain_language; the answer varies by the cookie (Content-Language, Vary: Cookie). */
             200: {
                 headers: {
                     [name: string]: unknown;

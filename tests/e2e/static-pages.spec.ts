@@ -12,7 +12,8 @@ async function asEnglishVisitor(context: BrowserContext) {
 test('STA-01 STA-02 SITE-05 the static pages show the company details with a cleaned support phone link', async ({ page, context, request }) => {
   await asEnglishVisitor(context);
   const company = await (await request.get('/api/companyinfo.php')).json();
-  const settings = await (await request.get('/api/settings.php')).json();
+  // The browser context's request shares its cookies: the settings' texts in the page's language (English).
+  const settings = await (await context.request.get('/api/settings.php')).json();
   for (const [path, title] of [
     ['/pages/terms', 'Terms and conditions'],
     ['/pages/service', 'Service and contact'],

@@ -22,6 +22,13 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
+type SiteRow = typeof sites.$inferSelect;
+/** A site text as a page in `lang` shows it: the translation, else the site's own (docs/decisions/020-site-texts-per-language.md). */
+function textIn(row: SiteRow, field: 'fictional_warning' | 'fictional_singular', lang: string): string {
+  const own = field === 'fictional_warning' ? row.fictionalWarning : row.fictionalSingular;
+  return row.texts[field]?.[lang as 'en'] ?? own;
+}
+
 function h1(html: string): string {
   return /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1] ?? '';
 }
@@ -68,7 +75,7 @@ describe.each(await databaseKinds())('landers on %s', (kind) => {
           expect(html).toMatch(/<a [^>]*href="\/signup"[^>]*data-signup-entry/);
           expect(html).toContain('href="/login"');
           // MEM-05: the disclosure comes before the first way to sign up.
-          const warning = escapeHtml(settings.fictionalWarning);
+          const warning = escapeHtml(textIn(settings, 'fictional_warning', lang));
           expect(html).toContain(warning);
           expect(html.indexOf(warning)).toBeLessThan(html.indexOf('href="/signup"'));
           // No JavaScript on a lander, except the swipe deck's island.
@@ -91,7 +98,7 @@ describe.each(await databaseKinds())('landers on %s', (kind) => {
     server.booted.app.cache.delete('landers:');
     for (const name of ['gallery', 'alonetonight', 'socialnetwork', 'collagelanding']) {
       const html = (await server.request(`/landers/${name}`, { cookies: { lang: 'en' } })).text;
-      expect(html, name).toMatch(new RegExp(`data-fictional[^>]*>${escapeHtml(settings.fictionalSingular)}<`));
+      expect(html, name).toMatch(new RegExp(`data-fictional[^>]*>${escapeHtml(textIn(settings, 'fictional_singular', 'en'))}<`));
     }
     const gallery = (await server.request('/landers/gallery', { cookies: { lang: 'en' } })).text;
     const item = /<figure class="gallery-item"[\s\S]*?<\/figure>/.exec(gallery)![0];
@@ -179,7 +186,7 @@ describe.each(await databaseKinds())('landers on %s', (kind) => {
         expect(res.text, path).toContain(`data-member-id="${member!.id}"`);
         expect(res.text, path).toContain(escapeHtml(member!.name));
         expect(res.text, path).toContain(`href="/signup?member=${member!.id}"`);
-        expect(res.text, path).toContain(escapeHtml(settings.fictionalWarning));
+        expect(res.text, path).toContain(escapeHtml(textIn(settings, 'fictional_warning', 'en')));
         expect(res.text, path).not.toMatch(/<script/i);
       }
       const signup = (await server.request(`/members/${member!.id}/signup`, { cookies: { lang: 'en' } })).text;
@@ -190,7 +197,7 @@ describe.each(await databaseKinds())('landers on %s', (kind) => {
       const settings = await settingsOf(2);
       const fictional = (await membersOf(2)).find((m) => m.fictional)!;
       const html = (await server.request(`/members/${fictional.id}/landing`, { host: '127.0.0.1', cookies: { lang: 'de' } })).text;
-      expect(html).toMatch(new RegExp(`data-fictional[^>]*>${escapeHtml(settings.fictionalSingular)}<`));
+      expect(html).toMatch(new RegExp(`data-fictional[^>]*>${escapeHtml(textIn(settings, 'fictional_singular', 'de'))}<`));
     });
 
     it('LND-03 an unknown, malformed, other site’s or disabled member is the 404 page', async () => {

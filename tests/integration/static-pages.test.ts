@@ -32,8 +32,9 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
     await server?.close();
   });
 
-  async function settingsOf(host: string) {
-    return (await server.request('/api/settings.php', { host })).json();
+  /** The settings as `lang` sees them (the site's texts are per language). */
+  async function settingsOf(host: string, lang?: string) {
+    return (await server.request('/api/settings.php', { host, ...(lang ? { cookies: { lang } } : {}) })).json();
   }
   async function companyOf(host: string) {
     return (await server.request('/api/companyinfo.php', { host })).json();
@@ -93,7 +94,7 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
     });
 
     it('STA-01 the fictional-profiles disclosure and the refund days of the site appear in the terms', async () => {
-      const settings = await settingsOf('127.0.0.1');
+      const settings = await settingsOf('127.0.0.1', 'en');
       const main = decode(mainOf((await server.request('/pages/terms', { host: '127.0.0.1', cookies: { lang: 'en' } })).text));
       expect(main).toContain(settings.fictional_warning);
       expect(main).toContain(`within ${settings.refund_days} days`);

@@ -1,6 +1,7 @@
 /** Sites and what they are made of: the operating company, settings per site (SPEC §3), the hosts that reach a site, regions. */
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { SiteTextTranslations } from '../../shared/site-texts';
 
 /** Operating company shown on static pages and in mails (SPEC §3 company info). */
 export const companies = pgTable('companies', {
@@ -21,7 +22,7 @@ export type MinimumMessageCosts = Record<string, { costs: number; currency: stri
 
 export type SignupPolicy = 'all' | 'with_trafficsource' | 'other';
 
-/** One row per site: every Settings field of SPEC §3, plus what the operator needs to run it. */
+/** One row per site: every Settings field of SPEC §3, their translations, plus what the operator needs to run it. */
 export const sites = pgTable(
   'sites',
   {
@@ -53,6 +54,12 @@ export const sites = pgTable(
     fictionalWarning: text('fictional_warning').notNull(),
     fictionalSingular: text('fictional_singular').notNull(),
     fictionalPlural: text('fictional_plural').notNull(),
+    /**
+     * Translations of the site's own texts above (index_title, description, fictional_*): field →
+     * language → text. The columns stay the site's own text in domain_language; a language missing here
+     * shows that text (docs/decisions/020-site-texts-per-language.md).
+     */
+    texts: jsonb('texts').$type<SiteTextTranslations>().notNull().default({}),
     visibleProfileFields: jsonb('visible_profile_fields').$type<string[]>().notNull(),
     visibleProfileNotes: boolean('visible_profile_notes').notNull().default(true),
     searchFields: jsonb('search_fields').$type<string[]>().notNull(),

@@ -1,9 +1,12 @@
 /**
  * GET /api/settings.php (SITE-01, SITE-02, SITE-04): the settings of the site the forced `domain`
- * parameter (else the request host) selects; unknown domains get the default site.
+ * parameter (else the request host) selects; unknown domains get the default site. The site's texts
+ * (index_title, description, fictional_*) are in the request's language, as the pages show them, else
+ * the site's own (docs/decisions/020-site-texts-per-language.md): the answer varies by the cookie.
  */
 import { z } from 'zod';
 import { endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
+import { localiseSite } from '../../server/sites/texts';
 
 const query = z.object({
   route: z.string().max(200).optional(),
@@ -12,8 +15,8 @@ const query = z.object({
 
 export const GET = endpoint(async ({ locals, url }) => {
   const { domain } = readQuery(url, query);
-  const site = domain ? await locals.app.sites.forHost(domain) : locals.site;
-  return json(site.settings, { headers: { 'cache-control': 'private, max-age=60' } });
+  const site = domain ? localiseSite(await locals.app.sites.forHost(domain), locals.lang) : locals.site;
+  return json(site.settings, { headers: { 'cache-control': 'private, max-age=60', 'content-language': locals.lang, vary: 'Cookie' } });
 });
 
 export const ALL = methodNotAllowed;

@@ -1,7 +1,7 @@
 /**
  * Sending e-mail through nodemailer. With `SMTP_URL` set, mail goes to that relay; without it, the
- * message is built by nodemailer all the same and kept in the `mail_outbox` table, which the development
- * mail viewer (/dev/mail, not in production) shows, so every flow works offline. Either way the outbox
+ * message is built by nodemailer all the same and kept in the `mail_outbox` table, which the mail viewer
+ * (/dev/mail, to this machine only: see outbox-access.ts) shows, so every flow works offline. Either way the outbox
  * row records what was sent.
  */
 import nodemailer, { type Transporter } from 'nodemailer';

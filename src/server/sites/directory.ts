@@ -6,11 +6,19 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, siteHosts, sites } from '../../db/schema';
 import { companyInfoSchema, settingsSchema, type CompanyInfo, type Settings } from '../../shared/settings';
+import { siteTextsOf, siteTextTranslationsSchema, type SiteTexts } from '../../shared/site-texts';
 import type { Clock } from '../clock';
 
 export interface Site {
+  /**
+   * The settings of SPEC §3. The site's own texts (index_title, description, fictional_*) are in its
+   * domain_language here as loaded; `localiseSite` (./texts.ts) gives the site as a request in another
+   * language sees it, which is what `Astro.locals.site` holds.
+   */
   settings: Settings;
   company: CompanyInfo;
+  /** Every text of the site per language, its own (domain_language) text included (localiseSite in ./texts.ts). */
+  texts: SiteTexts;
 }
 
 export class SiteNotConfiguredError extends Error {
@@ -114,9 +122,11 @@ export class SiteDirectory {
       .where(eq(sites.id, siteId))
       .limit(1);
     if (!row) throw new SiteNotConfiguredError();
-    const settings = siteRowToSettings(row.site) as Record<string, unknown>;
-    if (this.options.pushPublicKey !== undefined) settings.push_public_key = this.options.pushPublicKey;
-    return { settings: settingsSchema.parse(settings), company: companyInfoSchema.parse(companyRowToInfo(row.company)) };
+    const raw = siteRowToSettings(row.site) as Record<string, unknown>;
+    if (this.options.pushPublicKey !== undefined) raw.push_public_key = this.options.pushPublicKey;
+    const settings = settingsSchema.parse(raw);
+    const translations = siteTextTranslationsSchema.parse(row.site.texts);
+    return { settings, company: companyInfoSchema.parse(companyRowToInfo(row.company)), texts: siteTextsOf(settings, translations) };
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import { FALLBACK_LANGUAGE, LANGUAGE_COOKIE_MAX_AGE, isLanguage, type Language } from '../../shared/languages';
 import type { Site } from '../sites/directory';
+import { localiseSite } from '../sites/texts';
 import { SESSION_TTL_MS } from '../auth/sessions';
 import { ENTRY_COOKIE_MAX_AGE } from '../web/entry';
 import { DELETE_GRACE_DAYS, FREE_CONVERSATION_LIMIT, FREE_PHOTO_LIMIT, PREMIUM_CLAIM_PERCENT, PREMIUM_PHOTO_LIMIT } from '../credits/premium';
@@ -102,7 +103,8 @@ export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 /** The values of every placeholder for one site in one language. */
 export function placeholderValues(site: Site, lang: Language): Record<Placeholder, string> {
-  const { settings, company } = site;
+  // The site's own texts (fictional_*) in the page's language, else the site's own.
+  const { settings, company } = localiseSite(site, lang);
   return {
     site: settings.name,
     domain: settings.domain,

@@ -122,7 +122,9 @@ describe('with the demo sites', () => {
     const all = textsOf(terms).join('\n');
     expect(all).toContain(one.company.name);
     expect(all).toContain(one.company.kvk);
-    expect(all).toContain(one.settings.fictional_warning);
+    // The site's own fictional warning in the page's language (docs/decisions/020-site-texts-per-language.md).
+    expect(all).toContain(one.texts.fictional_warning.en);
+    expect(all).not.toContain(one.settings.fictional_warning);
     expect(all).toContain(`within ${one.settings.refund_days} days`);
     expect(all).toContain('1 December 2023');
     const service = textsOf(renderStaticPage('service', 'de', two)).join('\n');

@@ -1,0 +1,1 @@
+ALTER TABLE "sites" ADD COLUMN "texts" jsonb DEFAULT '{}'::jsonb NOT NULL;
