@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { CSP_DIRECTIVES } from './src/server/web/headers.ts';
 
 // Server output only: every page is rendered per request because the site (and so every text,
 // price and image) depends on the request's host. server/main.ts wraps the built handler with
@@ -11,8 +12,21 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   integrations: [react()],
   server: { port: Number(process.env.PORT ?? 4321) },
-  // Cross-site writes are refused by our own middleware with the scheme the browser used (src/server/web/origin-check.ts).
-  security: { checkOrigin: false },
+  security: {
+    // Cross-site writes are refused by our own middleware with the scheme the browser used (src/server/web/origin-check.ts).
+    checkOrigin: false,
+    // The Content-Security-Policy header of every page (SEC-10, docs/decisions/015-content-security-policy.md):
+    // scripts and styles from this origin plus the SHA-256 hashes of the inline ones Astro emits (island
+    // runtime, hydration directives, inlined bundles and stylesheets), computed at build time; no 'unsafe-inline'.
+    csp: {
+      algorithm: 'SHA-256',
+      directives: [...CSP_DIRECTIVES],
+      scriptDirective: { resources: ["'self'"] },
+      styleDirective: { resources: ["'self'"] },
+    },
+  },
+  // No highlighted code in our content; Shiki's highlighting would write inline style attributes, which the CSP refuses.
+  markdown: { syntaxHighlight: false },
   build: { inlineStylesheets: 'auto' },
   prefetch: false,
   devToolbar: { enabled: false },

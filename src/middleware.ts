@@ -15,7 +15,7 @@ import { localiseSite } from './server/sites/texts';
 import { TRACKING_COOKIE, trackingFromCookie, trackingFromQuery, visitorCountry } from './server/web/visitor';
 import { cookieOptions } from './server/web/cookies';
 import { ENTRY_COOKIE } from './server/web/entry';
-import { HSTS, securityHeaders } from './server/web/headers';
+import { applyHtmlSecurityHeaders, HSTS } from './server/web/headers';
 import { linkOriginFor } from './server/web/link-origin';
 import { requestEdge } from './server/http/proxy';
 import { crossSiteWriteRefusal } from './server/web/origin-check';
@@ -122,7 +122,8 @@ const headers = defineMiddleware(async ({ locals }, next) => {
     if (!/(^|,)\s*(cookie|\*)\s*(,|$)/i.test(vary)) response.headers.append('vary', 'Cookie');
     if (locals.user) response.headers.set('cache-control', 'private, no-store');
     else if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'private, no-cache');
-    for (const [name, value] of Object.entries(securityHeaders())) response.headers.set(name, value);
+    // Astro wrote the page's Content-Security-Policy with the hashes of its inline scripts (decision 015).
+    applyHtmlSecurityHeaders(response.headers, { dev: import.meta.env.DEV });
   }
   return response;
 });

@@ -18,7 +18,12 @@ export interface PushSettingsProps {
 
 export default function PushSettings({ messages, publicKey, userId }: PushSettingsProps) {
   const t = createClientTranslator(messages, 'push');
-  const push = useStore($push);
+  // Hydration must see what the server rendered: the store's initial 'loading'. The alerts script
+  // of the page has usually worked out the push state before this island scrolls into view
+  // (`client:visible`); reading that state during hydration rendered a different text than the server
+  // did (React #418). With `ssr: 'initial'` React hydrates from the initial value and re-renders with
+  // the browser's state right after.
+  const push = useStore($push, { ssr: 'initial' });
 
   useEffect(() => {
     if ($push.get().status === 'loading') void initPush({ userId });

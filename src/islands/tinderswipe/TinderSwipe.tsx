@@ -112,8 +112,10 @@ export default function TinderSwipe({ cards, messages, signupHref, fictionalLabe
                 fetchPriority={deck.index === 0 ? 'high' : undefined}
                 decoding="async"
               />
-              <span className="swipe-stamp swipe-stamp-like" style={{ opacity: Math.max(0, Math.min(1, dx / 80)) }} aria-hidden="true">{t('swipe.like')}</span>
-              <span className="swipe-stamp swipe-stamp-nope" style={{ opacity: Math.max(0, Math.min(1, -dx / 80)) }} aria-hidden="true">{t('swipe.nope')}</span>
+              {/* Hidden by the stylesheet while the card rests: a `style` attribute in the server's HTML would be
+                  refused by the Content-Security-Policy (decision 015); while dragging React sets it through the DOM. */}
+              <span className="swipe-stamp swipe-stamp-like" style={dx > 0 ? { opacity: Math.min(1, dx / 80) } : undefined} aria-hidden="true">{t('swipe.like')}</span>
+              <span className="swipe-stamp swipe-stamp-nope" style={dx < 0 ? { opacity: Math.min(1, -dx / 80) } : undefined} aria-hidden="true">{t('swipe.nope')}</span>
               <div className="swipe-info">
                 <h2 className="swipe-name">{card.name}</h2>
                 <p className="swipe-place">{t('swipe.age_place', { age: card.age, place: card.place })}</p>
