@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client';
 import { creditLedger, profiles, users } from '../../db/schema';
 import { seedDemo } from '../../db/seed';
+import { balance, grant } from '../credits/ledger';
 import { Mailer } from '../mail/mailer';
 import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory, type Site } from '../sites/directory';
@@ -45,8 +46,10 @@ describe('signup', () => {
     expect(profile).toMatchObject({ name: 'Lotte', status: 'disabled', gender: 'female', sexuality: 'hetero', country: 'NL' });
     const ledger = await database.db.select().from(creditLedger).where(eq(creditLedger.userId, id));
     expect(ledger.map((l) => [l.reason, l.delta])).toEqual([['signup_credits', site.settings.signup_credits]]);
-    // A second grant is refused by the ledger itself.
-    await expect(database.db.insert(creditLedger).values({ userId: id, delta: 20, reason: 'signup_credits', reference: 'signup' })).rejects.toThrow();
+    // The same grant again (its reference 'signup:<id>') is answered from the ledger, not applied twice.
+    const again = await grant(database.db, { memberId: id, amount: site.settings.signup_credits, reason: 'signup_credits', reference: `signup:${id}` });
+    expect(again).toMatchObject({ ok: true, replayed: true, entry: { id: ledger[0]!.id } });
+    expect(await balance(database.db, id)).toBe(site.settings.signup_credits);
   });
 
   it('CLI-04 the stored tracking record is attached to the member', async () => {
