@@ -17,7 +17,7 @@ const config = loadConfig(process.env);
 const running = await bootServer({ config, log: createLogger(config.LOG_LEVEL), host: '127.0.0.1', port: 0 });
 const { app } = running;
 for (const topic of ['site.changed', 'site.content_changed'] as const) {
-  app.bus.subscribe(topic, ({ siteId }) => say({ type: 'event', topic, siteId }));
+  app.bus.subscribe(topic, ({ siteId }) => void say({ type: 'event', topic, siteId }));
 }
 
 const lines = createInterface({ input: process.stdin });
