@@ -3,6 +3,7 @@
  * spends with repeated references, and concurrent spends on PostgreSQL (a pool of 20 connections) and
  * on PGlite.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -193,5 +194,23 @@ describe.each(await databaseKinds())('credit ledger concurrency on %s', (kind) =
     const twice = await Promise.all([1, 2, 3].map(() => grant(f.db, { memberId, amount: 30, reason: 'purchase', reference: `payment:dup-${memberId}` })));
     expect(twice.filter((r) => !r.replayed)).toHaveLength(1);
     expect(await balance(f.db, memberId)).toBe(80);
+  });
+});
+
+describe('credit ledger is the only writer', () => {
+  it('CRD-09 no code outside ledger.ts inserts ledger rows or sets users.credits', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.(ts|tsx|astro)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) && !path.endsWith(join('credits', 'ledger.ts'))) {
+          const text = readFileSync(path, 'utf8');
+          if (/insert\(\s*creditLedger\s*\)|update\(\s*creditLedger\s*\)|\.set\(\{[^}]*\bcredits\s*:|update\s+users\s+set\s+credits/i.test(text)) offenders.push(path);
+        }
+      }
+    };
+    for (const root of ['src', 'scripts', 'server']) walk(root);
+    expect(offenders).toEqual([]);
   });
 });
