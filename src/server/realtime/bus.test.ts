@@ -93,10 +93,17 @@ describe('PostgresBus (LISTEN/NOTIFY)', () => {
     const c = await PostgresBus.start(pool, (_err, topic) => errors.push(topic));
     const onC = recorder(c, 'site.changed');
     const raw: string[] = [];
-    await poolA.listen(BUS_CHANNEL, (payload) => void raw.push(payload));
+    // What travels on the wire, as a third listener (on another connection) sees it.
+    let gotBoth!: () => void;
+    const both = new Promise<void>((resolve) => (gotBoth = resolve));
+    await poolA.listen(BUS_CHANNEL, (payload) => {
+      raw.push(payload);
+      if (raw.length === 2) gotBoth();
+    });
     await poolB.notify(BUS_CHANNEL, 'not json');
     await b.publish('site.changed', { siteId: 9 });
     await onC.count(1);
+    await both;
     expect(onC.seen).toEqual([{ siteId: 9 }]);
     expect(errors).toEqual(['bus.parse']);
     expect(raw.map((r) => (r.startsWith('{') ? { ...JSON.parse(r), o: 'origin' } : r))).toEqual(['not json', { t: 'site.changed', p: { siteId: 9 }, o: 'origin' }]);
