@@ -39,8 +39,8 @@ export function migrationsFolder(): string {
 }
 
 /** Opens the database named by `url` and applies every pending migration. */
-export async function openDatabase(url: string, options: { migrate?: boolean } = {}): Promise<Database> {
-  const database = url.startsWith('postgres://') || url.startsWith('postgresql://') ? await openPostgres(url) : await openPglite(url);
+export async function openDatabase(url: string, options: { migrate?: boolean; /** PostgreSQL pool size (default DATABASE_POOL_SIZE or 10). */ poolSize?: number } = {}): Promise<Database> {
+  const database = url.startsWith('postgres://') || url.startsWith('postgresql://') ? await openPostgres(url, options.poolSize) : await openPglite(url);
   if (options.migrate !== false) await migrateDatabase(database);
   return database;
 }
@@ -89,10 +89,10 @@ async function migratePostgres(database: Database, migrationsDir: string): Promi
   }
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, poolSize?: number): Promise<Database> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = postgres(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+  const client = postgres(url, { max: poolSize ?? Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
   const db = drizzle({ client, schema }) as unknown as Db;
   return {
     db,

@@ -15,6 +15,7 @@ import sharp from 'sharp';
 import { hashPassword } from '../server/auth/passwords';
 import type { Clock } from '../server/clock';
 import type { PhotoStore } from '../server/photos/store';
+import { grant } from '../server/credits/ledger';
 import {
   BODY_TYPES,
   EYE_COLOURS,
@@ -27,7 +28,7 @@ import {
   TATTOOS,
 } from '../shared/interests';
 import { SCHEMA_LOCK_ID, type Db } from './client';
-import { companies, creditLedger, photos, profiles, regions, siteHosts, sites, users } from './schema';
+import { companies, photos, profiles, regions, siteHosts, sites, users } from './schema';
 import { ensureMarketingContent } from './seed-marketing';
 import {
   ABOUT_FRAGMENTS,
@@ -72,7 +73,6 @@ export const DEMO_ACCOUNTS: {
 
 /** Credits the premium demo account bought (on top of the site's signup credits). */
 export const DEMO_PREMIUM_PURCHASE = 200;
-export const DEMO_LEDGER_REFERENCE = 'demo-seed';
 
 export const MAIN_IMAGE = { width: 480, height: 600 } as const;
 export const THUMB_IMAGE = { width: 160, height: 200 } as const;
@@ -241,10 +241,11 @@ interface PhotoPlan {
   art: PortraitArt;
 }
 
+/** A grant the seed makes through the ledger (its reference is `<kind>:<user id>`, made once the id is known). */
 interface LedgerPlan {
-  delta: number;
+  amount: number;
   reason: string;
-  reference: string;
+  kind: 'signup' | 'demo-purchase';
   createdAt: Date;
 }
 
@@ -391,11 +392,10 @@ function planDemoAccount(site: DemoSite, kind: 'free' | 'premium', p: DemoAccoun
   const siteId = site.row.id;
   const rng = new Random(seedFor('demo', siteId, kind));
   const signupDate = new Date(now.getTime() - p.signupDaysAgo * DAY);
-  const ledger: LedgerPlan[] = [
-    { delta: site.row.signupCredits, reason: 'signup_credits', reference: DEMO_LEDGER_REFERENCE, createdAt: signupDate },
-  ];
+  const ledger: LedgerPlan[] = [];
+  if (site.row.signupCredits > 0) ledger.push({ amount: site.row.signupCredits, reason: 'signup_credits', kind: 'signup', createdAt: signupDate });
   if (kind === 'premium') {
-    ledger.push({ delta: DEMO_PREMIUM_PURCHASE, reason: 'purchase', reference: DEMO_LEDGER_REFERENCE, createdAt: new Date(signupDate.getTime() + DAY) });
+    ledger.push({ amount: DEMO_PREMIUM_PURCHASE, reason: 'purchase', kind: 'demo-purchase', createdAt: new Date(signupDate.getTime() + DAY) });
   }
   return {
     user: {
@@ -405,7 +405,7 @@ function planDemoAccount(site: DemoSite, kind: 'free' | 'premium', p: DemoAccoun
       role: 'member',
       status: 'active',
       emailConfirmedAt: new Date(signupDate.getTime() + 5 * 60 * SECOND),
-      credits: ledger.reduce((sum, entry) => sum + entry.delta, 0),
+      credits: 0, // granted through the ledger once the account exists (seedDemoAccounts)
       paidUser: kind === 'premium',
       language: site.row.domainLanguage,
       signupDate,
@@ -629,14 +629,15 @@ async function seedProfiles(tx: Tx, plans: readonly ProfilePlan[], regionIds: Re
   await insertProfilePlans(tx, plans, regionIds);
 }
 
-/** Inserts the demo accounts and their credit ledger; users.credits equals the ledger sum. */
+/** Inserts the demo accounts and grants their credits through the ledger (CRD-09), like a real signup. */
 async function seedDemoAccounts(tx: Tx, plans: readonly ProfilePlan[], regionIds: ReadonlyMap<string, number>): Promise<void> {
   const userIds = await insertProfilePlans(tx, plans, regionIds);
-  const ledgerRows = plans.flatMap((plan) => {
-    const userId = requireId(userIds, userKey(plan), 'user');
-    return plan.ledger.map((entry) => ({ userId, ...entry }));
-  });
-  if (ledgerRows.length > 0) await tx.insert(creditLedger).values(ledgerRows);
+  for (const plan of plans) {
+    const memberId = requireId(userIds, userKey(plan), 'user');
+    for (const entry of plan.ledger) {
+      await grant(tx, { memberId, amount: entry.amount, reason: entry.reason, reference: `${entry.kind}:${memberId}`, at: entry.createdAt });
+    }
+  }
 }
 
 const userKey = (plan: ProfilePlan): string => `${plan.user.siteId}:${plan.user.email}`;

@@ -31,4 +31,23 @@ describe('TtlCache', () => {
     cache.delete('site:1:');
     expect(await cache.get('site:1:a', 1000, async () => 2)).toBe(2);
   });
+
+  it('drops a key and the keys under it, not a longer id (teaser:1 is not teaser:12)', async () => {
+    const cache = new TtlCache(clockAt({ ms: 0 }));
+    for (const key of ['teaser:1', 'teaser:1:nl', 'teaser:12']) await cache.get(key, 1000, async () => 'old');
+    cache.delete('teaser:1');
+    expect(await cache.get('teaser:1', 1000, async () => 'new')).toBe('new');
+    expect(await cache.get('teaser:1:nl', 1000, async () => 'new')).toBe('new');
+    expect(await cache.get('teaser:12', 1000, async () => 'new')).toBe('old');
+  });
+
+  it('drops every entry of one site by the id in the key (site.changed, site.content_changed)', async () => {
+    const cache = new TtlCache(clockAt({ ms: 0 }));
+    for (const key of ['teaser:2', 'landers:2', 'landers:2:regions:NL', 'teaser:1', 'landers:21', 'teaser:12']) await cache.get(key, 1000, async () => 'old');
+    cache.deleteSite(2);
+    for (const key of ['teaser:2', 'landers:2', 'landers:2:regions:NL']) expect(await cache.get(key, 1000, async () => 'new'), key).toBe('new');
+    for (const key of ['teaser:1', 'landers:21', 'teaser:12']) expect(await cache.get(key, 1000, async () => 'new'), key).toBe('old');
+    cache.clear();
+    expect(await cache.get('teaser:1', 1000, async () => 'new')).toBe('new');
+  });
 });

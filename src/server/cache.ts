@@ -1,6 +1,10 @@
 /**
  * A small per-process memo with a time to live, for answers many visitors share (a site's landing
  * teaser, lists that change slowly). Concurrent misses share one computation.
+ *
+ * Keys of a site's data are `<kind>:<siteId>` or `<kind>:<siteId>:<more>` ('teaser:1',
+ * 'landers:2:regions:NL'): `deleteSite` drops them all when the bus says the site or its content
+ * changed ('site.changed', 'site.content_changed'; wired in createAppContext).
  */
 import type { Clock } from './clock';
 
@@ -31,7 +35,19 @@ export class TtlCache {
     return value;
   }
 
-  delete(prefix: string): void {
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  /** Drops `key` and the keys under it (`key:…`); 'teaser:1' leaves 'teaser:12' alone. */
+  delete(key: string): void {
+    const under = key.endsWith(':') ? key : `${key}:`;
+    for (const k of this.entries.keys()) if (k === key || k.startsWith(under)) this.entries.delete(k);
+  }
+
+  /** Drops every entry of one site: the keys whose second part is its id. */
+  deleteSite(siteId: number): void {
+    const id = String(siteId);
+    for (const key of this.entries.keys()) if (key.split(':', 2)[1] === id) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
   }
 }

@@ -3,8 +3,6 @@
  * handed to pages and endpoints through `locals.app`. Services take what they need from it as arguments.
  */
 import { openDatabase, type Database, type Db } from '../db/client';
-import { seedDemo } from '../db/seed';
-import { ensureMarketingContent } from '../db/seed-marketing';
 import type { Config } from './config';
 import { systemClock, type Clock } from './clock';
 import type { Logger } from './logger';
@@ -15,7 +13,7 @@ import { Mailer } from './mail/mailer';
 import { startAppJobs } from './jobs';
 import { PushService } from './push/service';
 import { pushEndpointPolicy } from './push/subscription';
-import { InProcessBus, type EventBus } from './realtime/bus';
+import { InProcessBus, PostgresBus, type EventBus } from './realtime/bus';
 import { DeviceCookies } from './auth/device-cookie';
 import { BackgroundTasks } from './background';
 
@@ -50,11 +48,12 @@ export interface CreateAppOptions {
   config: Config;
   log: Logger;
   clock?: Clock;
-  /** Overrides config.SEED_DEMO (tests seed their own data). */
-  seed?: boolean;
 }
 
-/** Opens and migrates the database, seeds the demo when it is empty, and wires the services. */
+/**
+ * Opens and migrates the database and wires the services; nothing more. Seeding the demo is a separate
+ * step the entries take when configured (seedIfConfigured in ./demo-seed.ts).
+ */
 export async function createAppContext(options: CreateAppOptions): Promise<AppContext> {
   const { config, log } = options;
   const clock = options.clock ?? systemClock;
@@ -62,31 +61,40 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   const database = await openDatabase(config.databaseUrl);
   log.info({ db: database.kind, ms: Date.now() - started }, 'database ready (migrations applied)');
   const photos = new LocalPhotoStore(config.photoDir);
-  if (options.seed ?? config.SEED_DEMO) {
-    const seeded = await seedDemo({ db: database.db, photos, clock, profilesPerSite: config.SEED_PROFILES_PER_SITE });
-    if (seeded.created) log.info({ ms: Date.now() - started, ...seeded }, 'demo data seeded');
-    // Demo packages and pages for databases seeded before they existed (idempotent).
-    await ensureMarketingContent(database.db);
-  }
   // The VAPID key pair is created once, on the first start of the first process, and kept (PUSH-01).
   // Endpoints only on the configured push services; loopback HTTP only under NODE_ENV=test (SEC-06).
   const push = await PushService.create({ db: database.db, log, endpoints: pushEndpointPolicy(config) });
   // The device-cookie secret, like the VAPID keys, is made once and kept in app_secrets (SEC-13).
   const devices = await DeviceCookies.create({ db: database.db, clock });
+  const onBusError = (err: unknown, topic: string) => log.error({ err, topic }, 'event handler failed');
+  // One LISTEN connection per process on PostgreSQL; PGlite has one process, so events stay in it.
+  const bus: EventBus = database.kind === 'postgres' && database.client ? await PostgresBus.start(database.client, onBusError) : new InProcessBus(onBusError);
+  const sites = new SiteDirectory(database.db, clock, config.SETTINGS_TTL_MS, { pushPublicKey: push.publicKey });
+  const cache = new TtlCache(clock);
+  // Cached settings and shared answers of a site go as soon as any process says it changed (016).
+  bus.subscribe('site.changed', ({ siteId }) => {
+    sites.invalidateSite(siteId);
+    cache.deleteSite(siteId);
+  });
+  bus.subscribe('site.content_changed', ({ siteId }) => cache.deleteSite(siteId));
+  bus.onResync(() => {
+    sites.invalidate();
+    cache.clear();
+  });
   const app: AppContext = {
     config,
     database,
     db: database.db,
     log,
     clock,
-    sites: new SiteDirectory(database.db, clock, config.SETTINGS_TTL_MS, { pushPublicKey: push.publicKey }),
+    sites,
     photos,
-    cache: new TtlCache(clock),
+    cache,
     mailer: new Mailer(database.db, log, config.SMTP_URL),
     push,
     devices,
     background: new BackgroundTasks(log),
-    bus: new InProcessBus((err, topic) => log.error({ err, topic }, 'event handler failed')),
+    bus,
     draining: false,
     // Scheduled jobs (erasing deleted accounts after 14 days) stop before the database closes.
     close: async () => {

@@ -4,7 +4,13 @@ import { boolean, check, index, integer, pgTable, serial, text, timestamp, uniqu
 import { users } from './members';
 import { sites } from './sites';
 
-/** Append-only credit ledger (CRD-09): users.credits is the running sum, kept in the same transaction. */
+/**
+ * Append-only credit ledger (CRD-09): users.credits is the running sum, kept in the same transaction by
+ * src/server/credits/ledger.ts, the only code that writes here. `reference` is the idempotency key of
+ * the movement ('signup:<user id>', 'message:<uuid>', 'payment:<provider id>'): unique over the whole
+ * table, so a retried grant or spend finds its first row instead of applying twice.
+ * `balance_after` is the member's balance right after this row (what a retry answers again).
+ */
 export const creditLedger = pgTable(
   'credit_ledger',
   {
@@ -14,10 +20,16 @@ export const creditLedger = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     delta: integer('delta').notNull(),
     reason: text('reason').notNull(),
-    reference: text('reference'),
+    reference: text('reference').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('credit_ledger_user').on(t.userId), uniqueIndex('credit_ledger_reason_ref').on(t.userId, t.reason, t.reference)],
+  (t) => [
+    index('credit_ledger_user').on(t.userId),
+    uniqueIndex('credit_ledger_reference').on(t.reference),
+    check('credit_ledger_delta_not_zero', sql`${t.delta} <> 0`),
+    check('credit_ledger_balance_not_negative', sql`${t.balanceAfter} >= 0`),
+  ],
 );
 
 /** Credit bundles a site sells (PREM-01, CRD-02): credits for a price in cents, per site. */

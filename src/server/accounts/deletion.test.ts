@@ -6,10 +6,11 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { type Database } from '../../db/client';
-import { accountTokens, creditLedger, mailOutbox, pageEvents, photos, profiles, sessions, sites, users } from '../../db/schema';
+import { accountTokens, mailOutbox, pageEvents, photos, profiles, sessions, sites, users } from '../../db/schema';
 import { hashPassword } from '../auth/passwords';
 import { createSession, validateSessionToken } from '../auth/sessions';
 import type { Clock } from '../clock';
+import { grant } from '../credits/ledger';
 import { createLogger } from '../logger';
 import { Mailer } from '../mail/mailer';
 import { SiteDirectory, type Site } from '../sites/directory';
@@ -176,7 +177,7 @@ describe('data export', () => {
   it('GDPR-01 the export holds account, profile, photos, sessions, ledger, mails and page events, and no secrets', async () => {
     const m = await member();
     await database.db.insert(photos).values({ userId: m.id, filename: `exp${m.id}-main.webp`, thumbFilename: `exp${m.id}-thumb.webp`, status: 'inspection_pending', width: 480, height: 600 });
-    await database.db.insert(creditLedger).values({ userId: m.id, delta: 25, reason: 'signup_credits', reference: 'signup', createdAt: clock.now() });
+    await grant(database.db, { memberId: m.id, amount: 25, reason: 'signup_credits', reference: `signup:${m.id}`, at: clock.now() });
     await database.db.insert(pageEvents).values({ siteId: site.settings.id, userId: m.id, kind: 'hidden', path: '/members', durationMs: 1200 });
     await app.mailer.send({ siteId: site.settings.id, userId: m.id, kind: 'activation', to: m.email, fromName: 'Site', fromAddress: 'noreply@example.com', subject: 'Confirm your address', text: 't', html: '<p>t</p>' });
 

@@ -1,13 +1,10 @@
 /** Password reset (PWD-01, PWD-02, AUTH-04, SEC-11) against a real database (in-memory PGlite). */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { accountTokens, loginThrottle, mailOutbox, profiles, sessions, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
 import { DeviceCookies } from '../auth/device-cookie';
 import { login } from '../auth/login';
 import { hashPassword, verifyPassword } from '../auth/passwords';
@@ -15,18 +12,17 @@ import { createSession, validateSessionToken } from '../auth/sessions';
 import { accountKey, activeBlock } from '../auth/throttle';
 import { BackgroundTasks } from '../background';
 import { Mailer, type OutgoingMail, type SendResult } from '../mail/mailer';
-import { LocalPhotoStore } from '../photos/store';
-import { SiteDirectory, type Site } from '../sites/directory';
+import { type Site } from '../sites/directory';
 import { checkResetLink, requestPasswordReset, resetPassword, RESET_IP_RULE, RESET_MAILS_PER_DAY, type ResetRequestResult } from './password-reset';
 import { linkOriginFor } from '../web/link-origin';
 
 const HOUR = 3600 * 1000;
-const clock = { time: new Date('2026-11-21T12:00:00Z').getTime(), now() { return new Date(this.time); }, advance(ms: number) { this.time += ms; } };
+const clock = new FakeClock();
 const OLD_PASSWORD = 'old-secret-words-1';
+let kit: SeededDatabase;
 let database: Database;
 let site: Site;
 let otherSite: Site;
-let dir: string;
 let mailer: Mailer;
 let oldHash: string;
 let devices: DeviceCookies;
@@ -34,20 +30,15 @@ const background = new BackgroundTasks(pino({ level: 'silent' }));
 const app = () => ({ db: database.db, clock, mailer, background, devices });
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  dir = await mkdtemp(join(tmpdir(), 'reset-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(dir), clock, profilesPerSite: 0 });
-  const sites = new SiteDirectory(database.db, clock, 0);
-  site = await sites.forHost('localhost');
-  otherSite = await sites.forHost('127.0.0.1');
-  mailer = new Mailer(database.db, pino({ level: 'silent' }));
-  devices = await DeviceCookies.create({ db: database.db, clock });
+  kit = await seededDatabase({ clock });
+  database = kit.database;
+  site = await kit.site('localhost');
+  otherSite = await kit.site('127.0.0.1');
+  mailer = kit.mailer;
+  devices = kit.devices;
   oldHash = await hashPassword(OLD_PASSWORD);
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 let counter = 0;
 /** A fresh member on `site` with OLD_PASSWORD. */
@@ -188,7 +179,7 @@ describe('requesting a reset', () => {
   });
 
   it('PWD-02 links point at a host of the site, never at a forged Host header', async () => {
-    const sites = new SiteDirectory(database.db, clock, 0);
+    const sites = kit.sites;
     const originFor = async (url: string) => {
       const { site: found, registered } = await sites.resolveHost(new URL(url).host);
       return found.settings.id === site.settings.id ? linkOriginFor(site, registered, new URL(url).origin) : `https://${site.settings.domain}`;

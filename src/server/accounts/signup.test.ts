@@ -1,34 +1,25 @@
 /** Signup and activation against a real database (in-memory PGlite). */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { creditLedger, profiles, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
-import { Mailer } from '../mail/mailer';
-import { LocalPhotoStore } from '../photos/store';
-import { SiteDirectory, type Site } from '../sites/directory';
+import { balance, grant } from '../credits/ledger';
+import { type Site } from '../sites/directory';
 import { activate, canBeRepliedTo, sendActivationMail } from './activation';
 import { signup, signupOffered, signupOpen, sexualityFor, type SignupContext } from './signup';
 
-const clock = { time: new Date('2026-11-21T12:00:00Z').getTime(), now() { return new Date(this.time); } };
+const clock = new FakeClock();
+let kit: SeededDatabase;
 let database: Database;
 let site: Site;
-let dir: string;
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  dir = await mkdtemp(join(tmpdir(), 'signup-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(dir), clock, profilesPerSite: 2 });
-  site = await new SiteDirectory(database.db, clock, 0).forHost('localhost');
+  kit = await seededDatabase({ clock, profilesPerSite: 2 });
+  database = kit.database;
+  site = await kit.site('localhost');
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 
 const ctx = (over: Partial<SignupContext> = {}): SignupContext => ({ db: database.db, clock, settings: site.settings, language: 'nl', country: 'NL', tracking: null, ...over });
 const input = (email: string, over: Record<string, unknown> = {}) => ({ email, name: 'Lotte', password: 'zonnige-dinsdag-42', date_of_birth: '1995-04-12', gender: 'female' as const, looking_for: 'male' as const, ...over });
@@ -45,8 +36,10 @@ describe('signup', () => {
     expect(profile).toMatchObject({ name: 'Lotte', status: 'disabled', gender: 'female', sexuality: 'hetero', country: 'NL' });
     const ledger = await database.db.select().from(creditLedger).where(eq(creditLedger.userId, id));
     expect(ledger.map((l) => [l.reason, l.delta])).toEqual([['signup_credits', site.settings.signup_credits]]);
-    // A second grant is refused by the ledger itself.
-    await expect(database.db.insert(creditLedger).values({ userId: id, delta: 20, reason: 'signup_credits', reference: 'signup' })).rejects.toThrow();
+    // The same grant again (its reference 'signup:<id>') is answered from the ledger, not applied twice.
+    const again = await grant(database.db, { memberId: id, amount: site.settings.signup_credits, reason: 'signup_credits', reference: `signup:${id}` });
+    expect(again).toMatchObject({ ok: true, replayed: true, entry: { id: ledger[0]!.id } });
+    expect(await balance(database.db, id)).toBe(site.settings.signup_credits);
   });
 
   it('CLI-04 the stored tracking record is attached to the member', async () => {
@@ -106,7 +99,7 @@ describe('signup', () => {
 
 describe('activation', () => {
   it('ACT-01 the mailed link confirms the address once; the profile becomes visible and can be replied to', async () => {
-    const mailer = new Mailer(database.db, pino({ level: 'silent' }));
+    const mailer = kit.mailer;
     const result = await signup(ctx(), input('activate@example.com', { name: 'Noor' }));
     const id = (result as { userId: number }).userId;
     const [before] = await database.db.select().from(users).where(eq(users.id, id));
@@ -127,7 +120,7 @@ describe('activation', () => {
   });
 
   it('ACT-01 an activation link expires after 14 days', async () => {
-    const mailer = new Mailer(database.db, pino({ level: 'silent' }));
+    const mailer = kit.mailer;
     const result = await signup(ctx(), input('late@example.com'));
     await sendActivationMail({ db: database.db, clock, mailer }, site, (result as { userId: number }).userId, 'http://localhost');
     const token = /token=([\w-]+)/.exec((await mailer.recent(1, 'late@example.com'))[0]!.text)![1]!;

@@ -6,7 +6,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { creditLedger, profiles, users } from '../../db/schema';
+import { profiles, users } from '../../db/schema';
+import { grant } from '../credits/ledger';
 import { isValidEmail, suggestEmail } from '../../shared/email';
 import type { Language } from '../../shared/languages';
 import type { Settings } from '../../shared/settings';
@@ -171,9 +172,8 @@ export async function signup(ctx: SignupContext, raw: SignupInput): Promise<Sign
         lastActiveAt: now,
       });
       if (ctx.settings.signup_credits > 0) {
-        // Granted once: the ledger's unique (user, reason, reference) refuses a second grant.
-        await tx.insert(creditLedger).values({ userId: id, delta: ctx.settings.signup_credits, reason: 'signup_credits', reference: 'signup', createdAt: now });
-        await tx.update(users).set({ credits: sql`${users.credits} + ${ctx.settings.signup_credits}` }).where(eq(users.id, id));
+        // Granted once, through the ledger (CRD-09): the reference 'signup:<id>' can be applied only once.
+        await grant(tx, { memberId: id, amount: ctx.settings.signup_credits, reason: 'signup_credits', reference: `signup:${id}`, at: now });
       }
       return id;
     });

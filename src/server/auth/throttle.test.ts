@@ -1,32 +1,18 @@
 /** Login throttling (AUTH-03) and the deleted-account login answer (DEL-01) against a real database. */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { loginThrottle, sessions, users } from '../../db/schema';
-import { DEMO_ACCOUNTS, seedDemo } from '../../db/seed';
-import type { Clock } from '../clock';
-import { LocalPhotoStore } from '../photos/store';
+import { DEMO_ACCOUNTS } from '../../db/seed';
 import { DELETE_GRACE_MS } from '../accounts/deletion';
 import { DeviceCookies } from './device-cookie';
 import { login } from './login';
 import { accountKey, ACCOUNT_RULE, activeBlock, clearFailures, ipKey, IP_RULE, minutesLeft, pruneThrottle, recordFailure, unknownEmailKey } from './throttle';
 
-class FakeClock implements Clock {
-  constructor(public time = new Date('2026-11-21T12:00:00Z').getTime()) {}
-  now() {
-    return new Date(this.time);
-  }
-  advance(ms: number) {
-    this.time += ms;
-  }
-}
-
 const MINUTE = 60_000;
+let kit: SeededDatabase;
 let database: Database;
-let photoDir: string;
 const clock = new FakeClock();
 let siteId: number;
 let freeId: number;
@@ -34,18 +20,14 @@ let devices: DeviceCookies;
 const deps = () => ({ db: database.db, clock, devices });
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  photoDir = await mkdtemp(join(tmpdir(), 'throttle-photos-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(photoDir), clock, profilesPerSite: 0 });
-  devices = await DeviceCookies.create({ db: database.db, clock });
+  kit = await seededDatabase({ clock });
+  database = kit.database;
+  devices = kit.devices;
   const [free] = await database.db.select().from(users).where(eq(users.email, DEMO_ACCOUNTS.free.email)).orderBy(users.id).limit(1);
   siteId = free!.siteId;
   freeId = free!.id;
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(photoDir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 beforeEach(async () => {
   await database.db.delete(loginThrottle);
   clock.advance(24 * 3600 * 1000);

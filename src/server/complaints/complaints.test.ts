@@ -2,30 +2,17 @@
  * The complaint service (STA-03, SEC-05) against a real database: store, mail support and complainant,
  * refuse, rate limit (per address, per IP, per site), and never relay a stranger's words or links.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Database } from '../../db/client';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { type Database } from '../../db/client';
 import { complaints, loginThrottle, mailOutbox, profiles, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
-import type { Clock } from '../clock';
 import { Mailer } from '../mail/mailer';
-import { LocalPhotoStore } from '../photos/store';
-import { SiteDirectory, type Site } from '../sites/directory';
+import { type Site } from '../sites/directory';
 import { COMPLAINT_IP_RULE, COMPLAINT_SITE_RULE, COMPLAINTS_PER_DAY, fileComplaint, type ComplaintRequest } from './complaints';
 
-class FakeClock implements Clock {
-  constructor(public time = new Date('2026-11-21T12:00:00Z').getTime()) {}
-  now() {
-    return new Date(this.time);
-  }
-}
-
+let kit: SeededDatabase;
 let database: Database;
-let photoDir: string;
 let mailer: Mailer;
 let site: Site;
 let siteTwo: Site;
@@ -39,18 +26,13 @@ const good = {
 };
 
 beforeAll(async () => {
-  database = await openDatabase('memory://');
-  photoDir = await mkdtemp(join(tmpdir(), 'complaints-'));
-  await seedDemo({ db: database.db, photos: new LocalPhotoStore(photoDir), clock, profilesPerSite: 0 });
-  mailer = new Mailer(database.db, pino({ level: 'silent' }));
-  const sites = new SiteDirectory(database.db, clock, 0);
-  site = await sites.forHost('localhost');
-  siteTwo = await sites.forHost('127.0.0.1');
+  kit = await seededDatabase({ clock });
+  database = kit.database;
+  mailer = kit.mailer;
+  site = await kit.site('localhost');
+  siteTwo = await kit.site('127.0.0.1');
 });
-afterAll(async () => {
-  await database?.close();
-  await rm(photoDir, { recursive: true, force: true });
-});
+afterAll(() => kit?.close());
 beforeEach(async () => {
   await database.db.delete(complaints);
   await database.db.delete(mailOutbox);

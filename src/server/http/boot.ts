@@ -1,12 +1,14 @@
 /**
- * Starts the whole app in this process: configuration, database (migrated, seeded), Astro's built
- * handler (dist/server/entry.mjs) and the node:http server. Used by server/main.ts, tests and benches.
+ * Starts the whole app in this process: configuration, database (migrated; the demo seeded when
+ * SEED_DEMO), Astro's built handler (dist/server/entry.mjs) and the node:http server. Used by
+ * server/main.ts, tests and benches.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadConfig, type Config } from '../config';
 import { createAppContext, type AppContext } from '../context';
+import { seedIfConfigured } from '../demo-seed';
 import { createLogger, type Logger } from '../logger';
 import { startNodeServer, type AstroHandler, type RunningServer } from './node-server';
 
@@ -22,6 +24,7 @@ export interface BootOptions {
   log?: Logger;
   port?: number;
   host?: string;
+  /** Overrides config.SEED_DEMO (seed the demo when the database has no site yet). */
   seed?: boolean;
 }
 
@@ -35,8 +38,10 @@ export async function bootServer(options: BootOptions = {}): Promise<BootedServe
   const root = projectRoot();
   const entry = join(root, 'dist', 'server', 'entry.mjs');
   if (!existsSync(entry)) throw new Error(`The app is not built yet (${entry} is missing): run \`npm run build\` first.`);
-  const app = await createAppContext({ config, log, ...(options.seed === undefined ? {} : { seed: options.seed }) });
+  const app = await createAppContext({ config, log });
   try {
+    // Seeding is the entry's step, not the context's (a fresh `npm start` gets the demo as before).
+    await seedIfConfigured(app, options.seed);
     const { handler } = (await import(pathToFileURL(entry).href)) as { handler: AstroHandler };
     const running = await startNodeServer({
       app,

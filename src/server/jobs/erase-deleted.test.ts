@@ -9,6 +9,7 @@ import { accountTokens, creditLedger, mailOutbox, pageEvents, photos, profiles, 
 import { DELETE_GRACE_MS, reactivateAccount } from '../accounts/deletion';
 import { issueToken } from '../accounts/tokens';
 import { createSession } from '../auth/sessions';
+import { grant } from '../credits/ledger';
 import type { LocalPhotoStore } from '../photos/store';
 import { uploadPhoto } from '../photos/upload';
 import { eraseDeletedAccounts } from './erase-deleted';
@@ -38,7 +39,7 @@ async function fullMember(state: { deletedDaysAgo?: number } = {}) {
   const deletedAt = state.deletedDaysAgo === undefined ? null : new Date(clock.now().getTime() - state.deletedDaysAgo * DAY);
   const [user] = await database.db
     .insert(users)
-    .values({ siteId, email, passwordHash: 'argon2-hash', status: deletedAt ? 'deleted' : 'active', emailConfirmedAt: clock.now(), deletedAt, language: 'nl', tracking: { network: 'n1' }, signupMessage: 'Hoi!', credits: 30 })
+    .values({ siteId, email, passwordHash: 'argon2-hash', status: deletedAt ? 'deleted' : 'active', emailConfirmedAt: clock.now(), deletedAt, language: 'nl', tracking: { network: 'n1' }, signupMessage: 'Hoi!' })
     .returning({ id: users.id });
   const id = user!.id;
   await database.db.insert(profiles).values({
@@ -69,7 +70,7 @@ async function fullMember(state: { deletedDaysAgo?: number } = {}) {
   await database.db.insert(mailOutbox).values({ siteId, userId: id, kind: 'account_deleted', toAddress: email, fromAddress: 'x <x@x>', subject: 's', text: 't', html: 'h' });
   await database.db.insert(mailOutbox).values({ siteId, userId: null, kind: 'complaint', toAddress: email, fromAddress: 'x <x@x>', subject: 's2', text: 't', html: 'h' });
   await database.db.insert(pageEvents).values({ siteId, userId: id, kind: 'hidden', path: '/members' });
-  await database.db.insert(creditLedger).values({ userId: id, delta: 30, reason: 'signup_credits', reference: 'signup' });
+  await grant(database.db, { memberId: id, amount: 30, reason: 'signup_credits', reference: `signup:${id}` });
   return { id, email, photo: uploaded.photo };
 }
 

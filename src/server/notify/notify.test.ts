@@ -12,6 +12,7 @@ import { mailOutbox, users } from '../../db/schema';
 import { DEMO_ACCOUNTS } from '../../db/seed';
 import { loadConfig } from '../config';
 import { createAppContext, type AppContext } from '../context';
+import { seedIfConfigured } from '../demo-seed';
 import { Mailer } from '../mail/mailer';
 import { decryptPush, fakeBrowserKeys, startFakePushService, type FakeBrowserKeys, type FakePushService } from '../push/test-push-service';
 import { notify } from './notify';
@@ -27,6 +28,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'notify-'));
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: 'memory://', DATA_DIR: dir, SEED_PROFILES_PER_SITE: '2', LOG_LEVEL: 'silent' });
   app = await createAppContext({ config, log: pino({ level: 'silent' }) });
+  await seedIfConfigured(app);
   pushService = await startFakePushService((path) => (path.includes('broken') ? 500 : 201));
   const site = await app.sites.forHost('localhost');
   const find = async (email: string) => (await app.db.select({ id: users.id, email: users.email }).from(users).where(and(eq(users.email, email), eq(users.siteId, site.settings.id))))[0]!;

@@ -4,9 +4,11 @@
  * only (a site id, a conversation id, a member id), never content: a receiver reads what it needs from
  * the database, so a missed or repeated event can never show stale or foreign data.
  *
- * Two implementations: `InProcessBus` (PGlite: one process owns the database) and the PostgreSQL
- * LISTEN/NOTIFY bus (`DATABASE_URL`: many processes, one listening connection each).
+ * Two implementations: `InProcessBus` (PGlite: one process owns the database) and `PostgresBus`
+ * (`DATABASE_URL`: many processes, one LISTEN connection each; docs/decisions/016-settings-cache-and-invalidation.md).
  */
+import { randomUUID } from 'node:crypto';
+import type { Sql } from 'postgres';
 
 /** Every event the bus carries, by topic; each payload holds ids only. */
 export interface BusEvents {
@@ -24,6 +26,11 @@ export interface EventBus {
   publish<T extends BusTopic>(topic: T, payload: BusEvents[T]): Promise<void>;
   /** Calls `handler` for every event of `topic` (including this process's own); returns the unsubscribe. */
   subscribe<T extends BusTopic>(topic: T, handler: BusHandler<T>): () => void;
+  /**
+   * Calls `handler` when events may have been missed (the listening connection was lost and is back):
+   * whoever caches must then drop everything. Never called by the in-process bus.
+   */
+  onResync(handler: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -82,7 +89,119 @@ export class InProcessBus implements EventBus {
     return this.subscribers.add(topic, handler as AnyHandler);
   }
 
+  onResync(): () => void {
+    return () => {};
+  }
+
   async close(): Promise<void> {
     this.subscribers.clear();
+  }
+}
+
+/** The one PostgreSQL channel every event travels on (the topic is in the payload). */
+export const BUS_CHANNEL = 'app_events';
+/** NOTIFY payloads must stay under 8000 bytes; ours are ids, far below this. */
+const MAX_PAYLOAD_BYTES = 7900;
+
+interface Wire {
+  /** Topic. */
+  t: string;
+  /** Payload (ids only). */
+  p: unknown;
+  /** The bus (process) that published it: its own echo is skipped, it delivered locally already. */
+  o: string;
+}
+
+/**
+ * The bus of many processes on one PostgreSQL (LISTEN/NOTIFY). Each process keeps ONE listening
+ * connection (postgres.js `sql.listen` holds a dedicated connection outside the pool and listens again
+ * after a reconnect). `publish` delivers to this process's subscribers at once and sends `pg_notify`
+ * through the pool; every other process receives it on its listening connection. The publisher's own
+ * echo comes back too and is skipped by its origin id: each event reaches each subscriber exactly once.
+ *
+ * Publish after the change is committed (outside the transaction that made it): a receiver reads the
+ * database when the event arrives and must find the new state.
+ */
+export class PostgresBus implements EventBus {
+  private readonly subscribers: LocalSubscribers;
+  private readonly resync = new Set<() => void>();
+  /** This bus's id in the events it sends. */
+  readonly origin = randomUUID();
+  private unlisten: (() => Promise<void>) | null = null;
+  private listens = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly sql: Sql,
+    private readonly onError: (err: unknown, topic: string) => void,
+  ) {
+    this.subscribers = new LocalSubscribers(onError);
+  }
+
+  /** Opens the listening connection; resolves once LISTEN is in place (events from then on arrive). */
+  static async start(sql: Sql, onError: (err: unknown, topic: string) => void = () => {}): Promise<PostgresBus> {
+    const bus = new PostgresBus(sql, onError);
+    const meta = await sql.listen(
+      BUS_CHANNEL,
+      (raw) => bus.receive(raw),
+      () => bus.listening(),
+    );
+    bus.unlisten = meta.unlisten;
+    return bus;
+  }
+
+  async publish<T extends BusTopic>(topic: T, payload: BusEvents[T]): Promise<void> {
+    if (this.closed) return;
+    const wire = JSON.stringify({ t: topic, p: payload, o: this.origin } satisfies Wire);
+    if (Buffer.byteLength(wire) > MAX_PAYLOAD_BYTES) throw new Error(`bus: payload of ${topic} too large (events carry ids only)`);
+    await Promise.all([this.subscribers.deliver(topic, payload), this.sql.notify(BUS_CHANNEL, wire)]);
+  }
+
+  subscribe<T extends BusTopic>(topic: T, handler: BusHandler<T>): () => void {
+    return this.subscribers.add(topic, handler as AnyHandler);
+  }
+
+  onResync(handler: () => void): () => void {
+    this.resync.add(handler);
+    return () => {
+      this.resync.delete(handler);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.subscribers.clear();
+    this.resync.clear();
+    const unlisten = this.unlisten;
+    this.unlisten = null;
+    // The listening connection itself ends with the pool (sql.end), which closes after the bus.
+    if (unlisten) await unlisten().catch((err: unknown) => this.onError(err, 'bus.close'));
+  }
+
+  /** Called by postgres.js each time LISTEN is in place: at start, and again after a reconnect. */
+  private listening(): void {
+    this.listens++;
+    if (this.listens === 1 || this.closed) return;
+    // Between losing the connection and listening again, events may have gone by unseen.
+    for (const handler of this.resync) {
+      try {
+        handler();
+      } catch (err) {
+        this.onError(err, 'bus.resync');
+      }
+    }
+  }
+
+  private receive(raw: string): void {
+    if (this.closed) return;
+    let wire: Wire;
+    try {
+      wire = JSON.parse(raw) as Wire;
+    } catch (err) {
+      this.onError(err, 'bus.parse');
+      return;
+    }
+    if (typeof wire?.t !== 'string' || wire.o === this.origin) return;
+    void this.subscribers.deliver(wire.t, wire.p);
   }
 }

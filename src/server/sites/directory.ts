@@ -1,6 +1,9 @@
 /**
- * Finds the site of a request by its host (SITE-01) and keeps each site's settings for a short TTL
- * per process, so a page view costs no settings query while an operator's change shows within seconds.
+ * Finds the site of a request by its host (SITE-01) and keeps each site's settings for a TTL per
+ * process, so a page view costs no settings query. A change made through updateSiteSettings
+ * (./settings-update.ts) is announced on the bus ('site.changed') and every process drops that site
+ * at once (createAppContext wires it); the TTL only bounds changes made behind the app's back
+ * (docs/decisions/016-settings-cache-and-invalidation.md).
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -59,6 +62,8 @@ export interface SiteDirectoryOptions {
 export class SiteDirectory {
   private readonly byHostCache = new Map<string, Entry<HostMatch>>();
   private readonly byIdCache = new Map<number, Entry<Site>>();
+  /** Bumped by every invalidation: a load that started before it must not be cached after it. */
+  private generation = 0;
 
   constructor(
     private readonly db: Db,
@@ -82,8 +87,9 @@ export class SiteDirectory {
     const cached = this.byHostCache.get(key);
     let match = cached && cached.expires > now ? cached.value : undefined;
     if (match === undefined) {
+      const generation = this.generation;
       match = await this.lookupHost(key);
-      this.byHostCache.set(key, { value: match, expires: now + this.ttlMs });
+      if (generation === this.generation) this.byHostCache.set(key, { value: match, expires: now + this.ttlMs });
       if (this.byHostCache.size > 1000) this.byHostCache.delete(this.byHostCache.keys().next().value!);
     }
     return { site: await this.forId(match.siteId), registered: match.registered };
@@ -93,15 +99,27 @@ export class SiteDirectory {
     const now = this.clock.now().getTime();
     const cached = this.byIdCache.get(siteId);
     if (cached && cached.expires > now) return cached.value;
+    const generation = this.generation;
     const site = await this.load(siteId);
-    this.byIdCache.set(siteId, { value: site, expires: now + this.ttlMs });
+    if (generation === this.generation) this.byIdCache.set(siteId, { value: site, expires: now + this.ttlMs });
     return site;
   }
 
-  /** Drops every cached entry (after an operator edits a site). */
+  /** Drops every cached entry (events may have been missed). */
   invalidate(): void {
+    this.generation++;
     this.byHostCache.clear();
     this.byIdCache.clear();
+  }
+
+  /**
+   * Drops one site ('site.changed'): its settings, and every host answer, since a host may have moved
+   * to or from this site (a host lookup is one indexed query; the settings load is the dear part).
+   */
+  invalidateSite(siteId: number): void {
+    this.generation++;
+    this.byIdCache.delete(siteId);
+    this.byHostCache.clear();
   }
 
   private async lookupHost(host: string): Promise<HostMatch> {
