@@ -10,3 +10,4 @@ export * from './credits';
 export * from './mail';
 export * from './content';
 export * from './push';
+export * from './social';

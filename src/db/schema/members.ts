@@ -90,6 +90,11 @@ export const photos = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     filename: text('filename').notNull(),
     thumbFilename: text('thumb_filename').notNull(),
+    /**
+     * A premium photo's blurred copy for non-premium viewers (MEM-04): made once from the sharp file with
+     * sharp, stored under its own random name so nothing leads from it back to the sharp file.
+     */
+    blurredFilename: text('blurred_filename'),
     status: text('status').$type<PhotoStatus>().notNull().default('inspection_pending'),
     premium: boolean('premium').notNull().default(false),
     width: integer('width').notNull(),
