@@ -2,9 +2,10 @@
  * Member cards for the landing teaser and the members home. The full search with filters (MEM-01)
  * builds on this query.
  */
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { photos, profiles, regions, users } from '../../db/schema';
+import { listedTo } from './visibility';
 
 export interface MemberCard {
   id: number;
@@ -61,13 +62,7 @@ export async function listMemberCards(
 ): Promise<{ cards: MemberCard[]; total: number }> {
   const perPage = Math.min(Math.max(options.perPage ?? 24, 1), 60);
   const page = Math.max(options.page ?? 1, 1);
-  const where = and(
-    eq(profiles.siteId, options.siteId),
-    eq(profiles.status, 'active'),
-    eq(users.status, 'active'),
-    eq(users.invisible, false),
-    options.excludeUserId ? ne(users.id, options.excludeUserId) : undefined,
-  );
+  const where = listedTo({ siteId: options.siteId, userId: options.excludeUserId ?? null });
   const [rows, [count]] = await Promise.all([
     selectMemberCards(db)
       .where(where)

@@ -4,9 +4,10 @@
  * own, active and visible profiles — with their own country first and members with a photo before those
  * without.
  */
-import { and, desc, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { photos, profiles, users } from '../../db/schema';
+import { listedTo } from './visibility';
 import { ageOn, selectMemberCards, toMemberCard, type MemberCard } from './listing';
 
 /** Ages within this many years of the member's own. */
@@ -66,11 +67,7 @@ export async function findSignupMatches(db: Db, options: SignupMatchesOptions): 
   const rows = await selectMemberCards(db)
     .where(
       and(
-        eq(profiles.siteId, options.siteId),
-        eq(profiles.status, 'active'),
-        eq(users.status, 'active'),
-        eq(users.invisible, false),
-        ne(users.id, options.userId),
+        listedTo({ siteId: options.siteId, userId: options.userId }),
         inArray(profiles.gender, wantedGenders(me.gender, me.sexuality)),
         gte(profiles.birthDate, range.from),
         lte(profiles.birthDate, range.to),

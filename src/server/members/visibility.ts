@@ -1,0 +1,50 @@
+/**
+ * The one rule for who may be shown to whom (issue 9): every list of members (search, similar results,
+ * likes, games, signup matches, teasers, and later chats) and every profile page goes through it.
+ *
+ * A member is listed to a viewer when the profile belongs to the viewer's site, the profile is active
+ * (not disabled), the account is active (not deleted, not unconfirmed), not invisible, is not the viewer,
+ * and neither has blocked the other (BLK-01). Visitors (no viewer) see the first four conditions only.
+ *
+ * The conditions are SQL over `profiles` joined to `users` on `users.id = profiles.user_id`, so a query
+ * adds them with `.where(and(listedTo(...), ...))` and the database, not the page, filters.
+ */
+import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { blocks, profiles, users } from '../../db/schema';
+
+export interface Viewer {
+  siteId: number;
+  /** The viewing member, or null for a visitor. */
+  userId: number | null;
+}
+
+/** SQL: the profile (joined with its user) may be listed to `viewer`. */
+export function listedTo(viewer: Viewer): SQL {
+  const conditions: SQL[] = [
+    eq(profiles.siteId, viewer.siteId),
+    eq(profiles.status, 'active'),
+    eq(users.status, 'active'),
+    eq(users.invisible, false),
+  ];
+  if (viewer.userId !== null) {
+    conditions.push(ne(users.id, viewer.userId), notBlockedBetween(viewer.userId, users.id));
+  }
+  return and(...conditions) as SQL;
+}
+
+/** SQL: no block exists between `viewerId` and the member in `other`, in either direction. */
+export function notBlockedBetween(viewerId: number, other: SQL.Aliased | typeof users.id | SQL): SQL {
+  return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${other}) or (${blocks.blockerId} = ${other} and ${blocks.blockedId} = ${viewerId}))`;
+}
+
+/** Whether `memberId` may be shown to `viewer` (profile pages, likes, a conversation's start). */
+export async function isListedTo(db: Db, viewer: Viewer, memberId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(and(eq(users.id, memberId), listedTo(viewer)))
+    .limit(1);
+  return row !== undefined;
+}
