@@ -25,7 +25,7 @@ export const UPLOAD_PATHS: readonly string[] = ['/complete-signup'];
  * while, before it closes the connection: a browser that is still uploading only shows the answer when
  * the connection was not reset under it ("lingering close", as nginx does). Nothing of it is kept.
  */
-const LINGER_MS = 2_000;
+export const LINGER_MS = 2_000;
 const LINGER_BYTES = 16 * 1024 * 1024;
 
 export type BodyKind = 'json' | 'form' | 'upload';

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../context';
 import { compressResponse } from './compression';
-import { guardRequest, prepareResponse } from './request-guard';
+import { guardRequest, installEdgeListeners, prepareResponse } from './request-guard';
 import { serveStatic } from './static-files';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
@@ -70,6 +70,8 @@ export async function startNodeServer(options: {
       } else res.destroy();
     });
   });
+
+  installEdgeListeners(server); // parser errors and CONNECT: a proper status, the connection closed gently
 
   async function route(req: IncomingMessage, res: ServerResponse, requestId: string, log: AppContext['log']): Promise<void> {
     if (await guardRequest(req, res)) return; // methods, NUL bytes, body limits (SEC-03, SEC-04)

@@ -2,7 +2,7 @@
  * The checks every request passes in our node:http server before Astro sees it (SEC-03, SEC-04,
  * docs/decisions/014-request-limits-and-input-safety.md):
  * - methods: only those the app serves; TRACE, CONNECT and unknown methods get 405;
- * - the URL: a NUL byte (raw or `%00`) gets 400;
+ * - the URL: a NUL byte (raw or `%00`), or a path whose percent-encoding is no UTF-8, gets 400;
  * - the body: read under its limit while it streams in (body-limit.ts), 413 past it; a JSON or
  *   urlencoded body with a NUL in a value gets 400.
  * Refusals are JSON `{ error, message }` for scripts and a small page for browsers (a form post or a
@@ -11,12 +11,13 @@
  * {@link prepareResponse} sets what every answer carries: `X-Content-Type-Options: nosniff`, and the
  * reason phrase of its status from node's STATUS_CODES (Astro's adapter would write "404 OK").
  */
-import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createTranslator } from '../../i18n';
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, type Language } from '../../shared/languages';
 import { API_ERRORS, type ApiErrorCode } from '../../shared/api-errors';
 import { FALLBACK_CSP } from '../web/headers';
-import { bodyKind, bodyLimit, closeAfterRefusal, hasBody, readLimitedBody } from './body-limit';
+import { bodyKind, bodyLimit, closeAfterRefusal, hasBody, LINGER_MS, readLimitedBody } from './body-limit';
 
 /** The methods the app answers; anything else is refused before routing. */
 export const ALLOWED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -34,6 +35,16 @@ export function prepareResponse(res: ServerResponse): void {
 /** NUL in the URL, raw or percent-encoded (PostgreSQL text cannot hold it; no URL of ours needs it). */
 const NUL_IN_URL = /\0|%00/i;
 
+/** Whether the path's percent-encoding decodes to UTF-8 (Astro refuses it otherwise, logging an error). */
+function decodablePath(url: string): boolean {
+  try {
+    decodeURIComponent(url.split('?')[0]!);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Runs the checks; returns true when it answered the request itself (the caller stops there). A body
  * within its limit is left on `req.body` as a Buffer, which Astro's adapter reads instead of the stream.
@@ -47,7 +58,7 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse): P
     return true;
   }
   const url = req.url ?? '/';
-  if (NUL_IN_URL.test(url)) {
+  if (NUL_IN_URL.test(url) || !decodablePath(url)) {
     refuse(req, res, 'validation_failed', { url: 'invalid_characters' });
     if (hasBody(req)) closeAfterRefusal(req);
     return true;
@@ -134,4 +145,44 @@ export function refuse(req: IncomingMessage, res: ServerResponse, code: ApiError
   headers['content-length'] = Buffer.byteLength(body);
   res.writeHead(status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+const answeredClientErrors = new WeakSet<Duplex>();
+
+/**
+ * The server's `clientError` listener: a request node's parser refused (headers over 16 KB, a broken
+ * request line, an unknown method, a timeout) gets its status (431, 400, 405, 408) with the standard reason phrase and nosniff,
+ * and the socket is closed gently: the client, maybe still sending, gets to read the answer first
+ * (node's own handler destroys the socket at once, which resets the connection under the answer).
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (answeredClientErrors.has(socket)) return;
+  answeredClientErrors.add(socket);
+  const started = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (err.code === 'ECONNRESET' || !socket.writable || started) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_INVALID_METHOD' ? 405 : 400;
+  endGently(socket, status);
+}
+
+/** CONNECT (node hands it to a 'connect' listener, not to the request handler): 405, like other methods we do not serve. */
+export function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  endGently(socket, 405);
+}
+
+/** Installs the listeners for what never reaches the request handler: parser errors and CONNECT. */
+export function installEdgeListeners(server: Server): void {
+  server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
+}
+
+function endGently(socket: Duplex, status: number): void {
+  const allow = status === 405 ? `Allow: ${ALLOWED_METHODS.join(', ')}\r\n` : '';
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n${allow}X-Content-Type-Options: nosniff\r\n\r\n`);
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.resume();
 }
