@@ -18,7 +18,7 @@ export const REDACT_PATHS = [
   ...SECRET_KEYS,
   ...SECRET_KEYS.map((key) => `*.${key}`),
   ...SECRET_KEYS.map((key) => `*.*.${key}`),
-  ...['authorization', 'cookie', '"set-cookie"', '"x-csrf-token"'].flatMap((h) => [`headers.${h}`, `*.headers.${h}`, `*.*.headers.${h}`]),
+  ...['authorization', 'cookie', 'set-cookie', 'x-csrf-token'].flatMap((h) => [`headers["${h}"]`, `*.headers["${h}"]`, `*.*.headers["${h}"]`]),
 ];
 
 const EMAIL = /[\w.!#$%&'*+/=?^`{|}~-]+@[\w-]+(?:\.[\w-]+)+/g;
