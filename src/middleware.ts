@@ -20,6 +20,24 @@ import { linkOriginFor } from './server/web/link-origin';
 import { requestEdge } from './server/http/proxy';
 import { crossSiteWriteRefusal } from './server/web/origin-check';
 import { LoginRequired } from './server/request-context';
+import { isInputError, scrubError } from './server/http/input-errors';
+
+/**
+ * The safety net of every page (SEC-04, docs/decisions/014): an error is scrubbed of query parameters
+ * before Astro logs it (SEC-08), and a database error caused by the input (a NUL byte, an unencodable
+ * character, a value out of range) renders the error page with 400 instead of 500.
+ */
+const safetyNet = defineMiddleware(async ({ locals }, next) => {
+  try {
+    return await next();
+  } catch (err) {
+    scrubError(err);
+    if (!isInputError(err)) throw err;
+    locals.log?.warn({ err }, 'input refused by the database');
+    const message = locals.t ? String(locals.t('errors:validation_failed')) : 'Bad request';
+    throw Object.assign(new Error(message), { status: 400 });
+  }
+});
 
 /** The app context, the request id and logger, and what the proxies in front tell about the client. */
 const context = defineMiddleware(async ({ locals, request, url, clientAddress }, next) => {
@@ -128,4 +146,4 @@ const headers = defineMiddleware(async ({ locals }, next) => {
   return response;
 });
 
-export const onRequest = sequence(context, headers, session, visitor, originCheck, loginGuard);
+export const onRequest = sequence(safetyNet, context, headers, session, visitor, originCheck, loginGuard);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/server/config';
 import { bootServer, type BootedServer } from '../../src/server/http/boot';
-import { createLogger } from '../../src/server/logger';
+import { createLogger, type Logger } from '../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from './databases';
 
 export interface TestServer {
@@ -37,7 +37,7 @@ export interface TestResponse {
   setCookies: Record<string, { value: string; raw: string }>;
 }
 
-export async function startTestServer(options: { db?: 'pglite' | 'postgres'; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(options: { db?: 'pglite' | 'postgres'; env?: Record<string, string>; log?: Logger } = {}): Promise<TestServer> {
   const database = await createTestDatabase(options.db ?? 'pglite');
   const dataDir = await mkdtemp(join(tmpdir(), 'dating-test-'));
   const config = loadConfig({
@@ -49,7 +49,7 @@ export async function startTestServer(options: { db?: 'pglite' | 'postgres'; env
     SETTINGS_TTL_MS: '0',
     ...options.env,
   });
-  const booted = await bootServer({ config, log: createLogger(config.LOG_LEVEL), host: '127.0.0.1', port: 0 });
+  const booted = await bootServer({ config, log: options.log ?? createLogger(config.LOG_LEVEL), host: '127.0.0.1', port: 0 });
   const port = Number(new URL(booted.url).port);
   return {
     booted,

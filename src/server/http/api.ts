@@ -7,6 +7,8 @@ import type { APIContext, APIRoute } from 'astro';
 import { z } from 'zod';
 import { API_ERRORS, type ApiErrorBody, type ApiErrorCode } from '../../shared/api-errors';
 import { LoginRequired } from '../request-context';
+import { JSON_BODY_LIMIT } from './body-limit';
+import { isInputError, scrubError } from './input-errors';
 
 export class ApiError extends Error {
   constructor(
@@ -35,16 +37,35 @@ export function errorResponse(context: Pick<APIContext, 'locals'>, code: ApiErro
   return json(body, { status: API_ERRORS[code] });
 }
 
-const MAX_JSON_BYTES = 64 * 1024;
+/**
+ * Reads the body as text, counting bytes as they arrive and stopping past `limit` (payload_too_large).
+ * Our HTTP server already holds every body to its limit before Astro sees it (body-limit.ts); this
+ * keeps the endpoint safe where that server is not in front (astro dev).
+ */
+export async function readBodyText(request: Request, limit = JSON_BODY_LIMIT): Promise<string> {
+  if (Number(request.headers.get('content-length') ?? 0) > limit) throw new ApiError('payload_too_large');
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError('payload_too_large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
 
 /** Reads a JSON body and checks it; throws ApiError('validation_failed') naming the bad fields. */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.infer<S>> {
-  const length = Number(request.headers.get('content-length') ?? 0);
-  if (length > MAX_JSON_BYTES) throw new ApiError('payload_too_large');
   let raw: unknown;
   try {
-    const text = await request.text();
-    if (text.length > MAX_JSON_BYTES) throw new ApiError('payload_too_large');
+    const text = await readBodyText(request);
     raw = text.trim() === '' ? {} : JSON.parse(text);
   } catch (err) {
     if (err instanceof ApiError) throw err;
@@ -75,8 +96,9 @@ export function isBrowserForm(request: Request): boolean {
 
 /**
  * Wraps an endpoint: ApiError → its JSON answer; `requireMember` for a visitor → a redirect to the login
- * page for a browser form, else `authentication_required`; anything else is logged with the request id
- * and answered `internal_error` (500) as JSON.
+ * page for a browser form, else `authentication_required`; a database error caused by the input (SQLSTATE
+ * class 22, see input-errors.ts) → `validation_failed` (400); anything else is logged with the request id
+ * (without query parameters) and answered `internal_error` (500) as JSON.
  */
 export function endpoint(handler: (context: APIContext) => Promise<Response> | Response): APIRoute {
   return async (context) => {
@@ -87,6 +109,12 @@ export function endpoint(handler: (context: APIContext) => Promise<Response> | R
       if (err instanceof LoginRequired) {
         if (isBrowserForm(context.request)) return context.redirect(`/login?next=${encodeURIComponent(err.next)}`, 303);
         return errorResponse(context, 'authentication_required');
+      }
+      scrubError(err);
+      // A value the database refused as data (a NUL byte, an unencodable character, out of range): 400 (SEC-04).
+      if (isInputError(err)) {
+        context.locals.log?.warn({ err, path: context.url.pathname }, 'input refused by the database');
+        return errorResponse(context, 'validation_failed', { body: 'invalid_value' });
       }
       context.locals.log?.error({ err, path: context.url.pathname }, 'endpoint failed');
       return errorResponse(context, 'internal_error');

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../context';
 import { compressResponse } from './compression';
+import { guardRequest, installEdgeListeners, prepareResponse } from './request-guard';
 import { serveStatic } from './static-files';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
@@ -53,10 +54,12 @@ export async function startNodeServer(options: {
     const header = req.headers['x-request-id'];
     const requestId = typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? header : randomUUID();
     const log = app.log.child({ reqId: requestId });
+    prepareResponse(res);
     res.setHeader('x-request-id', requestId);
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ method: req.method, url: req.url, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      // The path only: query strings carry tokens and e-mail addresses (SEC-08).
+      log.info({ method: req.method, url: (req.url ?? '/').split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     void route(req, res, requestId, log).catch((err: unknown) => {
       log.error({ err }, 'request failed');
@@ -68,7 +71,10 @@ export async function startNodeServer(options: {
     });
   });
 
+  installEdgeListeners(server); // parser errors and CONNECT: a proper status, the connection closed gently
+
   async function route(req: IncomingMessage, res: ServerResponse, requestId: string, log: AppContext['log']): Promise<void> {
+    if (await guardRequest(req, res)) return; // methods, NUL bytes, body limits (SEC-03, SEC-04)
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path === '/readyz') {
