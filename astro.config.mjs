@@ -2,7 +2,23 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { fileURLToPath } from 'node:url';
 import { CSP_DIRECTIVES } from './src/server/web/headers.ts';
+
+/**
+ * `client:interaction`: an island loads on the first pointer, touch or focus on one of its controls and
+ * keeps the click that came first (PERF-02, src/client/directives/interaction.ts). Astro inlines the
+ * directive's script and hashes it into the Content-Security-Policy like its own.
+ */
+/** @type {import('astro').AstroIntegration} */
+const interactionDirective = {
+  name: 'interaction-directive',
+  hooks: {
+    'astro:config:setup': ({ addClientDirective }) => {
+      addClientDirective({ name: 'interaction', entrypoint: fileURLToPath(new URL('./src/client/directives/interaction.ts', import.meta.url)) });
+    },
+  },
+};
 
 // Server output only: every page is rendered per request because the site (and so every text,
 // price and image) depends on the request's host. server/main.ts wraps the built handler with
@@ -10,7 +26,7 @@ import { CSP_DIRECTIVES } from './src/server/web/headers.ts';
 export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'middleware' }),
-  integrations: [react()],
+  integrations: [react(), interactionDirective],
   server: { port: Number(process.env.PORT ?? 4321) },
   security: {
     // Cross-site writes are refused by our own middleware with the scheme the browser used (src/server/web/origin-check.ts).

@@ -9,7 +9,7 @@
  *   next to a baseline serving the same compressed bytes — plus how many bytes compression saves and
  *   what that means on a 100 Mbit/s link.
  *
- *   npm run bench                    (10 s per target, 100 connections)
+ *   npm run bench                    (10 s per target, 200 connections)
  *   BENCH_SECONDS=5 BENCH_CONNECTIONS=50 npm run bench
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 200);
 const root = join(import.meta.dirname, '..');
 const LANDER = '/landers/gallery';
 /** A link of 100 Mbit/s carries this many bytes per second (to show what compression buys). */

@@ -17,8 +17,14 @@ export const VISITOR_COOKIES = 'lang=nl; entry_ok=1';
 export interface PageTypeBudget {
   /** Representative URLs (paths) of this page type. */
   urls: string[];
-  /** Most gzip bytes of JavaScript a page may load eagerly. */
+  /** Most gzip bytes of JavaScript a page may load in all: eagerly and lazily (PERF-02). */
   js: number;
+  /**
+   * Most gzip bytes of JavaScript a page may load before the visitor does anything (PERF-02): its
+   * scripts, module preloads, inline scripts and the islands hydrated on load or idle — not the islands
+   * that wait for an interaction (`client:interaction`) or for being scrolled to (`client:visible`).
+   */
+  eagerJs?: number;
   /** Most gzip bytes of CSS a page may load. */
   css: number;
   /** Log in as the demo member before fetching. */

@@ -29,6 +29,13 @@ const envSchema = z.object({
     .transform((v) => v.toLowerCase()),
   /** How long a process keeps a site's settings before reading them again. */
   SETTINGS_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /**
+   * How long a page rendered for a visitor without a session is served again from memory (PERF-01,
+   * src/server/http/render-cache.ts); 0 turns the render cache off.
+   */
+  RENDER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** Memory the render cache may hold (bodies and their compressed variants), in megabytes. */
+  RENDER_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
   /** Seed the demo sites, members and accounts when the database has no site yet. */
   SEED_DEMO: bool.default(true),
   /** Number of demo member profiles per site. */

@@ -1,9 +1,10 @@
 /**
  * Desktop signup modal (SIGN-01): opens from any `[data-signup-entry]` link on screens 992 px and wider
  * (smartphones and tablets follow the link to /signup). While signup is in progress neither Escape nor a
- * click on the backdrop closes it.
+ * click on the backdrop closes it. Loaded on the first interaction with an entry (client:interaction, PERF-02).
  */
 import { useEffect, useRef, useState } from 'react';
+import { ISLAND_READY_EVENT } from '../../client/directives/interaction';
 import { createClientTranslator } from '../../i18n/client';
 import SignupForm, { type SignupFormProps } from './SignupForm';
 
@@ -25,6 +26,8 @@ export default function SignupModal(props: Omit<SignupFormProps, 'onBusyChange'>
       dialog.current?.showModal();
     };
     document.addEventListener('click', onClick);
+    // Listening now: the click that loaded this island (client:interaction) may be played again.
+    dialog.current?.dispatchEvent(new Event(ISLAND_READY_EVENT, { bubbles: true }));
     return () => document.removeEventListener('click', onClick);
   }, []);
 

@@ -113,7 +113,8 @@ export function compressBuffer(body: Buffer, encoding: ContentEncoding, effort: 
   return gzipAsync(body, { level: effort === 'best' ? 9 : DYNAMIC_GZIP_LEVEL });
 }
 
-function compressBufferSync(body: Buffer, encoding: ContentEncoding): Buffer {
+/** Compresses a whole buffer on the main thread at the per-request level (small bodies: see SYNC_COMPRESS_MAX_BYTES). */
+export function compressBufferSync(body: Buffer, encoding: ContentEncoding): Buffer {
   if (encoding === 'br') return brotliCompressSync(body, { params: brotliParams(DYNAMIC_BROTLI_QUALITY, body.length) });
   return gzipSync(body, { level: DYNAMIC_GZIP_LEVEL });
 }

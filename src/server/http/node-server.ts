@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { AppContext } from '../context';
 import { compressResponse } from './compression';
+import { RenderCache } from './render-cache';
 import { guardRequest, installEdgeListeners, prepareResponse } from './request-guard';
 import { serveStatic } from './static-files';
 
@@ -49,6 +50,9 @@ export async function startNodeServer(options: {
   port?: number;
 }): Promise<RunningServer> {
   const { app, handler, clientDir } = options;
+  // Anonymous pages served again for a few seconds (PERF-01); dropped on the bus's site events.
+  const renderCache = new RenderCache({ ttlMs: app.config.RENDER_CACHE_TTL_MS, maxBytes: app.config.RENDER_CACHE_MAX_MB * 1024 * 1024, trustedProxies: app.config.trustedProxies, countryHeader: app.config.COUNTRY_HEADER });
+  const stopListening = renderCache.listen(app.bus);
   const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000 }, (req, res) => {
     const started = process.hrtime.bigint();
     const header = req.headers['x-request-id'];
@@ -89,12 +93,15 @@ export async function startNodeServer(options: {
     }
     if (await serveStatic(clientDir, req, res)) return;
     if (app.draining) res.setHeader('connection', 'close');
+    if (renderCache.serve(req, res)) return;
     // HTML and JSON from the app, compressed when the client accepts it and the body is ≥ 1 kB.
     compressResponse(req, res);
     withErrorFallback(res);
     // 'close' follows 'finish' once the answer is out, or comes alone when the client went away.
     const responseDone = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    await handler(req, res, undefined, { app, requestId, log, responseDone });
+    const locals = { app, requestId, log, responseDone };
+    renderCache.record(req, res, locals);
+    await handler(req, res, undefined, locals);
   }
 
   const port = options.port ?? app.config.PORT;
@@ -114,6 +121,7 @@ export async function startNodeServer(options: {
   const close = () => {
     closing ??= (async () => {
       app.draining = true;
+      stopListening();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), app.config.SHUTDOWN_GRACE_MS);
