@@ -53,19 +53,27 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse): P
   const method = req.method ?? 'GET';
   if (!ALLOWED_METHODS.includes(method)) {
     res.setHeader('allow', ALLOWED_METHODS.join(', '));
+    // As for a refused URL below: take in a body within the JSON limit before answering, else drain and close.
+    const read = hasBody(req) ? await readLimitedBody(req, bodyLimit('json')) : undefined;
+    if (read?.type === 'aborted') {
+      res.destroy();
+      return true;
+    }
     refuse(req, res, 'method_not_allowed');
-    if (hasBody(req)) closeAfterRefusal(req);
+    if (read?.type === 'too_large') closeAfterRefusal(req);
     return true;
   }
   const url = req.url ?? '/';
-  if (NUL_IN_URL.test(url) || !decodablePath(url)) {
+  const badUrl = NUL_IN_URL.test(url) || !decodablePath(url);
+  if (badUrl && !hasBody(req)) {
     refuse(req, res, 'validation_failed', { url: 'invalid_characters' });
-    if (hasBody(req)) closeAfterRefusal(req);
     return true;
   }
   if (!hasBody(req)) return false;
   const contentType = String(req.headers['content-type'] ?? '');
-  const kind = bodyKind(url.split('?')[0]!, contentType);
+  const kind = bodyKind(badUrl ? '/' : url.split('?')[0]!, contentType);
+  // The body is read (within its limit) even when the URL is refused: answering before it has arrived
+  // and closing would reset the connection under the answer while the client is still sending.
   const read = await readLimitedBody(req, bodyLimit(kind));
   if (read.type === 'aborted') {
     res.destroy();
@@ -74,6 +82,10 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse): P
   if (read.type === 'too_large') {
     refuse(req, res, kind === 'upload' ? 'photo_too_large' : 'payload_too_large');
     closeAfterRefusal(req);
+    return true;
+  }
+  if (badUrl) {
+    refuse(req, res, 'validation_failed', { url: 'invalid_characters' });
     return true;
   }
   if (kind !== 'upload' && bodyHasNul(read.body, contentType)) {
