@@ -16,6 +16,15 @@ export interface BusEvents {
   'site.changed': { siteId: number };
   /** Content shown to visitors of a site changed (landers, teasers, token pages): cached pages of that site must go. */
   'site.content_changed': { siteId: number };
+  /** A member liked another (LIK-01); a like given twice is published once. */
+  'member.liked': { likeId: number; likerId: number; likedId: number; siteId: number };
+  /** A member took a like back. */
+  'member.unliked': { likerId: number; likedId: number; siteId: number };
+  /** A like made two members like each other: a match. */
+  'member.matched': { memberIds: [number, number]; siteId: number };
+  /** A member blocked another (BLK-01): both vanish from each other's lists. */
+  'member.blocked': { blockerId: number; blockedId: number };
+  'member.unblocked': { blockerId: number; blockedId: number };
 }
 
 export type BusTopic = keyof BusEvents;

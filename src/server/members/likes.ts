@@ -1,0 +1,218 @@
+/**
+ * Likes (LIK-01..03): a member likes another member of the same site; a mutual like is a match.
+ *
+ * Every read and every like goes through the one listing rule (visibility.ts): a member may only like,
+ * and only ever sees likes of, members that are listed to them. A block (BLK-01) therefore hides the
+ * likes between the two in both directions without deleting them: the rows stay, so unblocking brings
+ * them back as they were, but no list, count or 'new like' modal ever shows them while the block lasts.
+ *
+ * No Astro types here: callers pass the database, bus, clock and a notifier.
+ */
+import { and, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { likes, photos, profiles, regions, users, type LikeSource } from '../../db/schema';
+import type { Clock } from '../clock';
+import type { NotifyEvent } from '../notify/notify';
+import type { EventBus } from '../realtime/bus';
+import { toMemberCard, type MemberCard } from './listing';
+import { isListedTo, listedTo, type Viewer } from './visibility';
+
+export interface LikeDeps {
+  db: Db;
+  bus: EventBus;
+  clock: Clock;
+  /** Tells a member of a like or a match (notify.ts `notify`, bound to the app); preferences apply there. */
+  notify?: (memberId: number, event: NotifyEvent) => Promise<unknown>;
+}
+
+/** A member, by the viewer's own id and site. */
+export interface Member {
+  siteId: number;
+  userId: number;
+}
+
+/** Why a like (or a block) was refused; the API maps each to an error code. */
+export type LikeRefusal = 'self' | 'not_found';
+
+export type LikeResult =
+  | { type: 'ok'; likeId: number; created: boolean; match: boolean }
+  | { type: 'refused'; reason: LikeRefusal };
+
+/** SQL: the other member likes back (the like in `likes` is part of a match). */
+const likedBack = sql<boolean>`exists (select 1 from likes as like_back where like_back.liker_id = ${likes.likedId} and like_back.liked_id = ${likes.likerId})`;
+
+/** Member cards joined with a like: `otherSide` names the column of the like that points at the card's member. */
+function selectLikeCards(db: Db, otherSide: typeof likes.likerId | typeof likes.likedId) {
+  return db
+    .select({
+      id: users.id,
+      name: profiles.name,
+      birthDate: profiles.birthDate,
+      country: profiles.country,
+      region: regions.name,
+      city: profiles.city,
+      fictional: profiles.fictional,
+      thumb: photos.thumbFilename,
+      image: photos.filename,
+      likeId: likes.id,
+      likedAt: likes.createdAt,
+      seenAt: likes.seenAt,
+      match: likedBack,
+    })
+    .from(likes)
+    .innerJoin(users, eq(users.id, otherSide))
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .leftJoin(regions, eq(regions.id, profiles.regionId))
+    .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), eq(photos.status, 'active')));
+}
+
+const viewerOf = (m: Member): Viewer => ({ siteId: m.siteId, userId: m.userId });
+
+/**
+ * `member` likes `otherId`. Idempotent: liking again returns the same like and publishes nothing.
+ * Refused for oneself and for anyone not listed to the member (unknown, other site, invisible, blocked
+ * either way: all answer 'not_found' so a block is never revealed).
+ */
+export async function like(deps: LikeDeps, member: Member, otherId: number, source: LikeSource = 'profile'): Promise<LikeResult> {
+  if (otherId === member.userId) return { type: 'refused', reason: 'self' };
+  if (!(await isListedTo(deps.db, viewerOf(member), otherId))) return { type: 'refused', reason: 'not_found' };
+  const now = deps.clock.now();
+  const inserted = await deps.db
+    .insert(likes)
+    .values({ siteId: member.siteId, likerId: member.userId, likedId: otherId, source, createdAt: now })
+    .onConflictDoNothing({ target: [likes.likerId, likes.likedId] })
+    .returning({ id: likes.id });
+  const [back] = await deps.db
+    .select({ id: likes.id })
+    .from(likes)
+    .where(and(eq(likes.likerId, otherId), eq(likes.likedId, member.userId)))
+    .limit(1);
+  const match = back !== undefined;
+  if (inserted[0] === undefined) {
+    const [existing] = await deps.db
+      .select({ id: likes.id })
+      .from(likes)
+      .where(and(eq(likes.likerId, member.userId), eq(likes.likedId, otherId)))
+      .limit(1);
+    return { type: 'ok', likeId: existing!.id, created: false, match };
+  }
+  const likeId = inserted[0].id;
+  await deps.bus.publish('member.liked', { likeId, likerId: member.userId, likedId: otherId, siteId: member.siteId });
+  if (match) await deps.bus.publish('member.matched', { memberIds: [member.userId, otherId], siteId: member.siteId });
+  if (deps.notify) {
+    await deps.notify(otherId, { type: match ? 'match' : 'like_received', fromUserId: member.userId });
+  }
+  return { type: 'ok', likeId, created: true, match };
+}
+
+/** `member` takes back their like of `otherId`. Idempotent: no like, nothing happens. */
+export async function unlike(deps: LikeDeps, member: Member, otherId: number): Promise<{ removed: boolean }> {
+  const removed = await deps.db
+    .delete(likes)
+    .where(and(eq(likes.likerId, member.userId), eq(likes.likedId, otherId), eq(likes.siteId, member.siteId)))
+    .returning({ id: likes.id });
+  if (removed.length === 0) return { removed: false };
+  await deps.bus.publish('member.unliked', { likerId: member.userId, likedId: otherId, siteId: member.siteId });
+  return { removed: true };
+}
+
+export type LikeListType = 'received' | 'given' | 'matches';
+
+/** Keyset position: the last row's like time and like id. */
+export interface LikeCursor {
+  at: string;
+  id: number;
+}
+
+export interface LikeCard extends MemberCard {
+  likeId: number;
+  likedAt: Date;
+  /** Received likes: not yet seen by the member (LIK-02). */
+  isNew: boolean;
+}
+
+/**
+ * One page of likes the member received, gave, or matches (mutual likes), newest first, as cards of the
+ * other members. Only members listed to the member appear (blocks hide likes both ways).
+ */
+export async function listLikes(
+  db: Db,
+  member: Member,
+  options: { type: LikeListType; now: Date; perPage?: number; after?: LikeCursor | null },
+): Promise<{ cards: LikeCard[]; next: LikeCursor | null }> {
+  const perPage = Math.min(Math.max(options.perPage ?? 24, 1), 60);
+  const received = options.type === 'received';
+  // The like that sorts the list: received → theirs to me; given and matches → mine to them.
+  const otherSide = received ? likes.likerId : likes.likedId;
+  const mySide = received ? likes.likedId : likes.likerId;
+  const conditions: SQL[] = [eq(mySide, member.userId), listedTo(viewerOf(member))];
+  if (options.type === 'matches') {
+    conditions.push(likedBack);
+  }
+  if (options.after) {
+    const at = new Date(options.after.at);
+    conditions.push(or(lt(likes.createdAt, at), and(eq(likes.createdAt, at), lt(likes.id, options.after.id))) as SQL);
+  }
+  const rows = await selectLikeCards(db, otherSide)
+    .where(and(...conditions))
+    .orderBy(desc(likes.createdAt), desc(likes.id))
+    .limit(perPage + 1);
+  const page = rows.slice(0, perPage);
+  const cards = page.map((r) => {
+    const { birthDate: _b, seenAt, match: _m, ...card } = toMemberCard(r, options.now);
+    return { ...card, isNew: received && seenAt === null };
+  });
+  const last = page[page.length - 1];
+  const next = rows.length > perPage && last ? { at: last.likedAt.toISOString(), id: last.likeId } : null;
+  return { cards, next };
+}
+
+/** Ids of the members who liked `member` (listed to them), with whether the like is still new (LIK-01). */
+export async function likedBy(db: Db, member: Member): Promise<{ id: number; like_new: boolean }[]> {
+  const rows = await db
+    .select({ id: users.id, seenAt: likes.seenAt })
+    .from(likes)
+    .innerJoin(users, eq(users.id, likes.likerId))
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(and(eq(likes.likedId, member.userId), listedTo(viewerOf(member))))
+    .orderBy(desc(likes.createdAt), desc(likes.id));
+  return rows.map((r) => ({ id: r.id, like_new: r.seenAt === null }));
+}
+
+/** LIK-02: the member opened `otherId`'s profile, so that member's like to them is no longer new. */
+export async function markSeen(deps: Pick<LikeDeps, 'db' | 'clock'>, member: Member, otherId: number): Promise<void> {
+  await deps.db
+    .update(likes)
+    .set({ seenAt: deps.clock.now() })
+    .where(and(eq(likes.likerId, otherId), eq(likes.likedId, member.userId), isNull(likes.seenAt)));
+}
+
+export interface AutoLike {
+  id: number;
+  name: string;
+  /** File name of the main photo (the 'match' size is served from it), or null. */
+  image: string | null;
+  fictional: boolean;
+  /** Whether the member likes this one too (the modal then says 'match'). */
+  match: boolean;
+}
+
+/**
+ * LIK-03: the next like received that the member has not been shown yet (oldest first), marked shown
+ * now so it is shown once. Likes from members not listed to the member are skipped and stay unshown.
+ */
+export async function nextAutoLike(deps: Pick<LikeDeps, 'db' | 'clock'>, member: Member): Promise<AutoLike | null> {
+  const [row] = await selectLikeCards(deps.db, likes.likerId)
+    .where(and(eq(likes.likedId, member.userId), isNull(likes.shownAt), listedTo(viewerOf(member))))
+    .orderBy(likes.createdAt, likes.id)
+    .limit(1);
+  if (!row) return null;
+  const marked = await deps.db
+    .update(likes)
+    .set({ shownAt: deps.clock.now() })
+    .where(and(eq(likes.id, row.likeId), isNull(likes.shownAt)))
+    .returning({ id: likes.id });
+  // Another request showed it in the meantime: try the next one.
+  if (marked.length === 0) return nextAutoLike(deps, member);
+  return { id: row.id, name: row.name, image: row.image, fictional: row.fictional, match: row.match };
+}
