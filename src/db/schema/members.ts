@@ -75,7 +75,13 @@ export const profiles = pgTable(
     mainPhotoId: integer('main_photo_id'),
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('profiles_site_search').on(t.siteId, t.status, t.gender, t.country)],
+  (t) => [
+    index('profiles_site_search').on(t.siteId, t.status, t.gender, t.country),
+    // Member search (MEM-01): every filter then the sort (last_active_at desc, user_id desc) for keyset paging.
+    index('profiles_search_gender_active').on(t.siteId, t.gender, t.lastActiveAt.desc().nullsFirst(), t.userId.desc().nullsFirst()),
+    index('profiles_search_place_active').on(t.siteId, t.country, t.regionId, t.lastActiveAt.desc().nullsFirst(), t.userId.desc().nullsFirst()),
+    index('profiles_search_active').on(t.siteId, t.lastActiveAt.desc().nullsFirst(), t.userId.desc().nullsFirst()),
+  ],
 );
 
 export type PhotoStatus = 'active' | 'inspection_pending' | 'removed';

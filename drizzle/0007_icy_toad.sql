@@ -1,0 +1,3 @@
+CREATE INDEX "profiles_search_gender_active" ON "profiles" USING btree ("site_id","gender","last_active_at" DESC NULLS FIRST,"user_id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "profiles_search_place_active" ON "profiles" USING btree ("site_id","country","region_id","last_active_at" DESC NULLS FIRST,"user_id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "profiles_search_active" ON "profiles" USING btree ("site_id","last_active_at" DESC NULLS FIRST,"user_id" DESC NULLS FIRST);
