@@ -33,6 +33,15 @@ describe('SEC-08 the logger redacts secrets', () => {
     expect(text()).toContain('[redacted]');
   });
 
+  it('SEC-08 secrets inside arrays and three levels down are censored; the logged object is left as it was', () => {
+    const { log, text } = capture();
+    const fields = { batch: [{ email: 'frank@example.com' }], a: { b: { c: { token: 'tok-deep' } } }, ok: 'kept' };
+    log.info(fields, 'x');
+    expect(text()).not.toMatch(/frank@example\.com|tok-deep/);
+    expect(text()).toContain('kept');
+    expect(fields.batch[0]!.email).toBe('frank@example.com');
+  });
+
   it('SEC-08 an error is logged without its query parameters and with e-mail addresses masked', () => {
     const { log, text } = capture();
     log.error({ err: drizzleError('22021', [1, 'carol@example.com', '$argon2id$v=19$x']) }, 'endpoint failed');
