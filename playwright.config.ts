@@ -4,7 +4,8 @@ import { join } from 'node:path';
 
 // A port per run (kept in the environment so Playwright's workers agree), so parallel runs don't clash.
 // Tests reach site 1 at http://localhost:<port> (baseURL) and site 2 at http://127.0.0.1:<port>.
-process.env.E2E_PORT ??= String(4400 + Math.floor(Math.random() * 2000));
+// 4400–4999 holds none of the ports Chromium refuses (5060, 5061, 6000, 6566, … ERR_UNSAFE_PORT).
+process.env.E2E_PORT ??= String(4400 + Math.floor(Math.random() * 600));
 const port = Number(process.env.E2E_PORT);
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
