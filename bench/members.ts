@@ -1,0 +1,342 @@
+/**
+ * Members benchmark (issue 9): 100,000 profiles, with photos rows, likes and blocks, on PostgreSQL
+ * (127.0.0.1:5432, a throwaway database) and on PGlite (a throwaway folder). For each database:
+ *
+ * 1. the search service alone (src/server/members/search.ts), one query after another: p50/p99 of a
+ *    filtered search (gender, country, region, age), of its second page (keyset cursor), and of the
+ *    similar-results path (a filter that finds too few, so the service widens), with the query plans;
+ * 2. over HTTP, the built server (its own process, on that database) under 50 concurrent clients logged
+ *    in as the demo member: the filtered search page, `/api/likes.php` and a profile page, each next to a
+ *    plain node:http server sending the very same bytes (the ratio shows what the app adds).
+ *
+ *   npm run build && npm run bench:members
+ *   BENCH_MEMBERS=20000 BENCH_DB=pglite BENCH_SECONDS=5 npm run bench:members
+ *
+ * Goals (issue 9): the filtered search query p99 ≤ 30 ms on PostgreSQL at 100k; the search page p99
+ * ≤ 100 ms at 50 clients.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { sql, type SQL } from 'drizzle-orm';
+import postgres from 'postgres';
+import { openDatabase, type Database } from '../src/db/client';
+import { DEMO_ACCOUNTS, seedDemo } from '../src/db/seed';
+import { parseSearchParams, searchMembers, searchQuery, type SearchResult } from '../src/server/members/search';
+import { LocalPhotoStore } from '../src/server/photos/store';
+
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 300);
+const KINDS = (process.env.BENCH_DB ?? 'postgres,pglite').split(',').map((k) => k.trim()) as Array<'postgres' | 'pglite'>;
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const root = join(import.meta.dirname, '..');
+const SITE = 1;
+
+// ---------------------------------------------------------------------------------------------------
+// Data
+
+/** The rows of a raw query, whichever driver ran it (postgres-js answers an array, PGlite `{ rows }`). */
+async function rows<T>(database: Database, query: SQL): Promise<T[]> {
+  const result = (await database.db.execute(query)) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+/**
+ * Adds `count` members to site 1 in a few set-based statements: profiles spread over genders, the
+ * site's countries and their regions, ages 18–80 and a year of activity; every member one to three
+ * photos rows (reusing the seeded image files); 2 likes per member on average and 1 block per 20.
+ * Deterministic (setseed) so runs compare.
+ */
+async function addMembers(database: Database, count: number): Promise<void> {
+  const db = database.db;
+  await db.execute(sql`select setseed(0.42)`);
+  const first = Number((await rows<{ n: number }>(database, sql`select coalesce(max(id), 0) + 1 as n from users`))[0]!.n);
+  await db.execute(sql`
+    insert into users (id, site_id, email, role, status, email_confirmed_at, language, invisible, signup_date)
+    select g, ${SITE}, 'bench-' || g || '@bench.test', case when g % 10 = 0 then 'fictional' else 'member' end, 'active', now(), 'nl',
+           g % 97 = 0, now() - (g % 700) * interval '1 day'
+    from generate_series(${first}::int, ${first + count - 1}::int) g`);
+  await db.execute(sql`select setval(pg_get_serial_sequence('users', 'id'), (select max(id) from users))`);
+  await db.execute(sql`
+    with r as (select id, country, row_number() over (partition by country order by id) - 1 as i, count(*) over (partition by country) as n from regions),
+         c as (select country, min(n) as n from r group by country),
+         cs as (select country, n, row_number() over (order by country) - 1 as k, count(*) over () as m from c)
+    insert into profiles (user_id, site_id, name, status, gender, sexuality, birth_date, country, region_id, interests, about, fictional, last_active_at)
+    select u.id, ${SITE}, 'Lid ' || u.id, case when u.id % 211 = 0 then 'disabled' else 'active' end,
+           case when u.id % 2 = 0 then 'female' else 'male' end, 'hetero',
+           (date '2008-01-01' - ((u.id * 7919) % (62 * 365)) * interval '1 day')::date,
+           cs.country, (select r.id from r where r.country = cs.country and r.i = (u.id / 7) % cs.n),
+           '["travel","music"]'::jsonb, '', u.role = 'fictional',
+           now() - ((u.id * 104729) % (365 * 24 * 3600)) * interval '1 second'
+    from users u join cs on cs.k = u.id % cs.m
+    where u.id >= ${first}`);
+  // Photos: reuse the files of the seeded profiles' photos, so pages show real images.
+  await db.execute(sql`
+    with f as (select filename, thumb_filename, width, height, row_number() over (order by id) - 1 as i, count(*) over () as n from photos where status = 'active' and not premium)
+    insert into photos (user_id, filename, thumb_filename, status, premium, width, height)
+    select u.id, f.filename, f.thumb_filename, 'active', k = 3, f.width, f.height
+    from users u cross join generate_series(1, 3) k join f on f.i = (u.id + k) % f.n
+    where u.id >= ${first} and k <= 1 + u.id % 3`);
+  await db.execute(sql`update profiles p set main_photo_id = (select min(id) from photos where user_id = p.user_id) where p.user_id >= ${first}`);
+  await db.execute(sql`
+    insert into likes (site_id, liker_id, liked_id, source, created_at)
+    select ${SITE}, u.id, ${first} + ((u.id * 31 + k * 7877) % ${count}), 'profile', now() - (k * 3600 + u.id % 3600) * interval '1 second'
+    from users u cross join generate_series(1, 2) k
+    where u.id >= ${first} and u.id <> ${first} + ((u.id * 31 + k * 7877) % ${count})
+    on conflict do nothing`);
+  await db.execute(sql`
+    insert into blocks (blocker_id, blocked_id)
+    select u.id, ${first} + ((u.id * 53) % ${count}) from users u
+    where u.id >= ${first} and u.id % 20 = 0 and u.id <> ${first} + ((u.id * 53) % ${count})
+    on conflict do nothing`);
+  // The demo member is liked by, and likes, some of them: /api/likes.php has something to list.
+  await db.execute(sql`
+    insert into likes (site_id, liker_id, liked_id, source)
+    select ${SITE}, m.id, u.id, 'profile' from users m cross join (select id from users where id >= ${first} order by id limit 40) u
+    where m.site_id = ${SITE} and lower(m.email) = ${DEMO_ACCOUNTS.free.email} on conflict do nothing`);
+  await db.execute(sql`
+    insert into likes (site_id, liker_id, liked_id, source)
+    select ${SITE}, u.id, m.id, 'profile' from users m cross join (select id from users where id >= ${first} + 20 order by id limit 40) u
+    where m.site_id = ${SITE} and lower(m.email) = ${DEMO_ACCOUNTS.free.email} on conflict do nothing`);
+  await db.execute(sql`analyze`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Query level
+
+interface Timing {
+  name: string;
+  p50: number;
+  p99: number;
+  cards: number;
+  note?: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function time(name: string, run: () => Promise<SearchResult>): Promise<Timing> {
+  for (let i = 0; i < 20; i++) await run(); // warm-up: plans cached, pages in memory
+  const ms: number[] = [];
+  let last: SearchResult | undefined;
+  for (let i = 0; i < QUERY_RUNS; i++) {
+    const started = performance.now();
+    last = await run();
+    ms.push(performance.now() - started);
+  }
+  ms.sort((a, b) => a - b);
+  return { name, p50: percentile(ms, 50), p99: percentile(ms, 99), cards: last!.cards.length, note: last!.similar ? `similar: widened ${last!.similar.widened.join(', ')}, ${last!.similar.cards.length} more` : undefined };
+}
+
+async function viewerOf(database: Database): Promise<{ siteId: number; userId: number; regionId: number; country: string }> {
+  const [row] = await rows<{ id: number; region_id: number; country: string }>(
+    database,
+    sql`select u.id, p.region_id, p.country from users u join profiles p on p.user_id = u.id where u.site_id = ${SITE} and lower(u.email) = ${DEMO_ACCOUNTS.free.email}`,
+  );
+  if (!row) throw new Error('the demo member is missing');
+  return { siteId: SITE, userId: Number(row.id), regionId: Number(row.region_id), country: row.country };
+}
+
+async function queryLevel(database: Database): Promise<{ timings: Timing[]; plans: string[]; searchPath: string }> {
+  const now = new Date();
+  const viewer = await viewerOf(database);
+  const filter = `gender=female&country=${viewer.country}&region=${viewer.regionId}&minAge=25&maxAge=45`;
+  const filters = parseSearchParams(new URLSearchParams(filter));
+  const first = await searchMembers(database.db, { viewer, filters, now });
+  const timings = [
+    await time(`filtered search (${filter})`, () => searchMembers(database.db, { viewer, filters, now })),
+  ];
+  if (first.next) {
+    const second = parseSearchParams(new URLSearchParams(`${filter}&cursor=${first.next}`));
+    timings.push(await time('  its second page (keyset cursor)', () => searchMembers(database.db, { viewer, filters: second, now })));
+  }
+  // Too few in a narrow age band of one region: the service widens (age, then region, then country).
+  const narrow = parseSearchParams(new URLSearchParams(`gender=male&country=${viewer.country}&region=${viewer.regionId}&minAge=79&maxAge=80`));
+  timings.push(await time('similar results (ages 79–80, widened)', () => searchMembers(database.db, { viewer, filters: narrow, now })));
+  timings.push(await time('no filters (newest active first)', () => searchMembers(database.db, { viewer, filters: parseSearchParams(new URLSearchParams('')), now })));
+
+  const plans: string[] = [];
+  const explain = async (label: string, query: { toSQL(): { sql: string; params: unknown[] } }) => {
+    const { sql: text, params } = query.toSQL();
+    const inlined = text.replace(/\$(\d+)/g, (_m, i: string) => literal(params[Number(i) - 1]));
+    const plan = await rows<{ 'QUERY PLAN': string }>(database, sql.raw(`explain (analyze, costs off) ${inlined}`));
+    plans.push(`-- ${label}\n${plan.map((r) => r['QUERY PLAN']).join('\n')}`);
+  };
+  await explain('filtered search, first page', searchQuery(database.db, viewer, { gender: ['female'], country: viewer.country, region: viewer.regionId, minAge: 25, maxAge: 45 }, now, undefined, 25));
+  return { timings, plans, searchPath: `/members?${filter}` };
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value instanceof Date) return `'${value.toISOString()}'`;
+  return `'${String(value).replace(/'/g, "''")}'`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// HTTP level
+
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const m = pattern.exec(buffer);
+      if (m) {
+        child.stdout?.off('data', onData);
+        resolve(m[1] ?? m[0]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`process exited (${code}) before it was ready:\n${buffer.slice(-2000)}`)));
+  });
+}
+
+function http(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+interface Load {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(name: string, url: string, headers: Record<string, string>): Promise<Load> {
+  await autocannon({ url, connections: 5, duration: 1, headers });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+async function httpLevel(kind: string, url: string, dataDir: string, searchPath: string, memberId: number): Promise<Load[]> {
+  const children: ChildProcess[] = [];
+  try {
+    const app = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+      cwd: root,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: 'info', NODE_ENV: 'production', SEED_DEMO: 'false' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(app);
+    const appUrl = await waitForLine(app, /"url":"(http:\/\/[^"]+)"/);
+    app.stdout?.resume();
+    const login = await http(`${appUrl}/api/user.php`, {
+      method: 'POST',
+      headers: { host: 'localhost', 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', cookie: 'lang=nl; entry_ok=1' },
+      body: JSON.stringify({ email: DEMO_ACCOUNTS.free.email, password: DEMO_ACCOUNTS.free.password }),
+    });
+    if (login.status !== 200) throw new Error(`login as the demo member answered ${login.status}`);
+    const setCookie = ([] as string[]).concat(login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+    const headers = { host: 'localhost', cookie: `lang=nl; entry_ok=1; ${setCookie}` };
+    const targets: Array<[string, string]> = [
+      [`search page ${searchPath}`, searchPath],
+      ['GET /api/likes.php', '/api/likes.php'],
+      [`profile page /members/${memberId}`, `/members/${memberId}`],
+    ];
+    const routes: Record<string, { file: string; type: string }> = {};
+    const present: Array<[string, string]> = [];
+    for (const [name, path] of targets) {
+      const res = await http(`${appUrl}${path}`, { headers });
+      if (res.status !== 200) {
+        console.log(`  ${name}: answers ${res.status} on this build; not measured`);
+        continue;
+      }
+      const file = join(dataDir, `${path.replace(/\W+/g, '_').slice(0, 60)}.bin`);
+      await writeFile(file, res.body);
+      routes[path] = { file, type: String(res.headers['content-type'] ?? 'text/html') };
+      present.push([name, path]);
+    }
+    const routesFile = join(dataDir, 'routes.json');
+    await writeFile(routesFile, JSON.stringify(routes));
+    const baseline = spawn(process.execPath, [join(root, 'bench/baseline-server.mjs'), routesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(baseline);
+    const base = `http://127.0.0.1:${await waitForLine(baseline, /^(\d+)$/m)}`;
+    const results: Load[] = [];
+    for (const [name, path] of present) {
+      results.push(await load(`${kind}: ${name}`, `${appUrl}${path}`, headers));
+      results.push(await load('  node:http, same bytes', `${base}${path}`, {}));
+    }
+    return results;
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const pad = (s: string, n: number) => s.padEnd(n);
+const num = (n: number, d = 1) => n.toFixed(d).padStart(8);
+
+for (const kind of KINDS) {
+  const dataDir = await mkdtemp(join(tmpdir(), `dating-bench-members-${kind}-`));
+  let url = pathToFileURL(join(dataDir, 'pglite')).href;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (kind === 'postgres') {
+    const name = `bench_${randomBytes(5).toString('hex')}`;
+    const admin = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe(`create database ${name}`);
+    } catch (err) {
+      console.log(`postgres: skipped, ${POSTGRES_URL} did not answer (${(err as Error).message})`);
+      await admin.end();
+      continue;
+    }
+    await admin.end();
+    const u = new URL(POSTGRES_URL);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    dropDatabase = async () => {
+      const a = postgres(POSTGRES_URL, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    };
+  }
+  try {
+    const started = performance.now();
+    const database = await openDatabase(url);
+    await seedDemo({ db: database.db, photos: new LocalPhotoStore(join(dataDir, 'photos')), clock: { now: () => new Date() }, profilesPerSite: 24 });
+    await addMembers(database, MEMBERS);
+    const [counts] = await rows<{ p: number; ph: number; l: number; b: number }>(
+      database,
+      sql`select (select count(*) from profiles) p, (select count(*) from photos) ph, (select count(*) from likes) l, (select count(*) from blocks) b`,
+    );
+    console.log(`\n== ${kind}: ${counts!.p} profiles, ${counts!.ph} photos rows, ${counts!.l} likes, ${counts!.b} blocks (seeded in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    const { timings, plans, searchPath } = await queryLevel(database);
+    const viewer = await viewerOf(database);
+    const someone = await searchMembers(database.db, { viewer, filters: parseSearchParams(new URLSearchParams('')), now: new Date() });
+    await database.close();
+    console.log(`\nsearch service, one query at a time (${QUERY_RUNS} runs each)`);
+    console.log(`${pad('query', 58)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  cards`);
+    for (const t of timings) console.log(`${pad(t.name, 58)} ${num(t.p50, 2)} ${num(t.p99, 2)}  ${t.cards}${t.note ? `  (${t.note})` : ''}`);
+    console.log('\nquery plan');
+    for (const p of plans) console.log(p);
+    console.log(`\nHTTP, ${CONNECTIONS} clients, ${SECONDS} s per target, logged in as the demo member`);
+    const loads = await httpLevel(kind, url, dataDir, searchPath, someone.cards[0]!.id);
+    console.log(`${pad('target', 58)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'non-2xx'.padStart(8)}`);
+    for (const l of loads) console.log(`${pad(l.name.slice(0, 58), 58)} ${num(l.rps, 0)} ${num(l.p50)} ${num(l.p99)} ${String(l.errors).padStart(7)} ${String(l.non2xx).padStart(8)}`);
+    for (let i = 0; i + 1 < loads.length; i += 2) console.log(`ratio ${loads[i]!.name.trim()}: throughput ${(loads[i]!.rps / loads[i + 1]!.rps).toFixed(3)} of node:http`);
+  } finally {
+    await dropDatabase?.();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
