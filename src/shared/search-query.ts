@@ -11,14 +11,6 @@ export interface SearchQuery {
   maxAge?: number;
 }
 
-/** Names of the filter parameters (the cursor is not a filter). */
-export const SEARCH_PARAMS = ['gender', 'country', 'region', 'minAge', 'maxAge'] as const;
-
-/** Whether the query string names any filter (else the server applies the member's own defaults). */
-export function hasFilters(params: URLSearchParams): boolean {
-  return SEARCH_PARAMS.some((name) => params.getAll(name).some((v) => v.trim() !== ''));
-}
-
 /** The filters as query parameters, in a stable order; absent values are left out. */
 export function toSearchParams(query: SearchQuery, cursor?: string | null): URLSearchParams {
   const params = new URLSearchParams();

@@ -1,13 +1,13 @@
 /**
  * MEM-01: the member search in the browser. A logged-in member filters without a page load, appends the
  * next page with 'more members', and the filters live in the URL: reload keeps them, back and forward
- * restore the previous search.
+ * restore the previous search. MEM-08: the browser's position preselects the region.
  */
 import { expect, test } from '@playwright/test';
 
 const FREE = { email: 'free@demo.test', password: 'demo-password-1' };
 
-test('MEM-01 a member filters, loads more, and keeps the search across back, forward and reload', async ({ page, context }) => {
+test('MEM-01 MEM-08 a member filters, loads more, and keeps the search across back, forward and reload', async ({ page, context }) => {
   const base = test.info().project.use.baseURL!;
   await context.addCookies([{ name: 'lang', value: 'en', url: base }, { name: 'entry_ok', value: '1', url: base }]);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -27,6 +27,15 @@ test('MEM-01 a member filters, loads more, and keeps the search across back, for
   // Everyone, in all countries and regions: the first click on the form brings the island to life.
   await form.getByRole('button', { name: 'Search' }).hover();
   await expect(island).not.toHaveAttribute('ssr');
+
+  // MEM-08: with the browser's permission, 'use my location' preselects the nearest region (Eindhoven: Noord-Brabant).
+  await context.grantPermissions(['geolocation']);
+  await context.setGeolocation({ latitude: 51.44, longitude: 5.47 });
+  await form.getByRole('button', { name: 'Use my location' }).click();
+  await expect(form.getByRole('status').first()).toHaveText('Region set to Noord-Brabant.');
+  await expect(form.getByLabel('Region').locator('option:checked')).toHaveText('Noord-Brabant');
+  await expect(form.getByLabel('Country')).toHaveValue('NL');
+
   await form.getByLabel('Women', { exact: true }).check();
   await form.getByLabel('Men', { exact: true }).check();
   await form.getByLabel('Country').selectOption('');

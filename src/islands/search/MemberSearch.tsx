@@ -144,7 +144,7 @@ export default function MemberSearch(props: MemberSearchProps) {
     <div ref={root} className="member-search" data-member-search data-search-status={state.status}>
       <form method="get" action="/members" className="search-form card card-body mb-3" aria-label={t('filters')} onSubmit={onSubmit} noValidate={hydrated}>
         <div className="row g-2 align-items-end">
-          <fieldset className="col-12 col-md-3">
+          <fieldset className="col-12 col-lg-3">
             <legend className="form-label fs-6 mb-1">{t('looking_for')}</legend>
             <div className="form-check form-check-inline">
               <input className="form-check-input" type="checkbox" id="search-gender-female" name="gender" value="female" checked={draft.female} onChange={(e) => set({ female: e.currentTarget.checked })} />
@@ -155,7 +155,7 @@ export default function MemberSearch(props: MemberSearchProps) {
               <label className="form-check-label" htmlFor="search-gender-male">{t('men')}</label>
             </div>
           </fieldset>
-          <div className="col-6 col-md-2">
+          <div className="col-6 col-lg-2">
             <label className="form-label mb-1" htmlFor="search-country">{t('country')}</label>
             <select className="form-select" id="search-country" name="country" value={draft.country} onChange={(e) => set({ country: e.currentTarget.value, region: '' })}>
               <option value="">{t('any_country')}</option>
@@ -164,7 +164,7 @@ export default function MemberSearch(props: MemberSearchProps) {
               ))}
             </select>
           </div>
-          <div className="col-6 col-md-3">
+          <div className="col-6 col-lg-3">
             <label className="form-label mb-1" htmlFor="search-region">{t('region')}</label>
             <select className="form-select" id="search-region" name="region" value={draft.region} onChange={(e) => set({ region: e.currentTarget.value })}>
               <option value="">{t('any_region')}</option>
@@ -177,15 +177,15 @@ export default function MemberSearch(props: MemberSearchProps) {
               ))}
             </select>
           </div>
-          <div className="col-6 col-md-1">
+          <div className="col-6 col-lg-2">
             <label className="form-label mb-1" htmlFor="search-min-age">{t('min_age')}</label>
             <input className="form-control" type="number" inputMode="numeric" id="search-min-age" name="minAge" min={props.minAge} max={props.maxAge} value={draft.minAge} onChange={(e) => set({ minAge: e.currentTarget.value })} />
           </div>
-          <div className="col-6 col-md-1">
+          <div className="col-6 col-lg-2">
             <label className="form-label mb-1" htmlFor="search-max-age">{t('max_age')}</label>
             <input className="form-control" type="number" inputMode="numeric" id="search-max-age" name="maxAge" min={props.minAge} max={props.maxAge} value={draft.maxAge} onChange={(e) => set({ maxAge: e.currentTarget.value })} />
           </div>
-          <div className="col-12 col-md-2 d-grid">
+          <div className="col-12 d-grid d-lg-flex justify-content-lg-end">
             <button type="submit" className="btn btn-primary" data-search-submit disabled={state.status === 'loading'}>{t('submit')}</button>
           </div>
         </div>
