@@ -79,7 +79,12 @@ export default function MemberSearch(props: MemberSearchProps) {
     initSearch(props.initial);
     setHydrated(true);
     void loadRegions();
+    // The query string this page shows; a popstate that keeps it (a #fragment link) is not a search.
+    let shown = globalThis.location.search;
+    const unlisten = $search.listen(() => (shown = globalThis.location.search));
     const onPop = () => {
+      if (globalThis.location.search === shown) return;
+      shown = globalThis.location.search;
       void restoreFromUrl(globalThis.location.search).then(() => {
         const s = $search.get();
         if (s) setDraft(draftOf(s.applied));
@@ -96,10 +101,10 @@ export default function MemberSearch(props: MemberSearchProps) {
     root.current?.dispatchEvent(new Event(ISLAND_READY_EVENT, { bubbles: true }));
     return () => {
       alive = false;
+      unlisten();
       globalThis.removeEventListener('popstate', onPop);
     };
     // Runs once per page: the props are the server's first answer.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   async function locateMe() {
