@@ -11,6 +11,10 @@ test('MEM-01 MEM-08 a member filters, loads more, and keeps the search across ba
   const base = test.info().project.use.baseURL!;
   await context.addCookies([{ name: 'lang', value: 'en', url: base }, { name: 'entry_ok', value: '1', url: base }]);
   await page.setViewportSize({ width: 1280, height: 900 });
+  // Hydration mismatches (React #418) and script errors show up as console errors.
+  const errors: string[] = [];
+  page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+  page.on('pageerror', (error) => void errors.push(error.message));
   await page.goto('/login');
   await page.getByLabel('E-mail').fill(FREE.email);
   await page.getByLabel('Password').fill(FREE.password);
@@ -81,4 +85,5 @@ test('MEM-01 MEM-08 a member filters, loads more, and keeps the search across ba
   for (const text of await page.locator('[data-member-grid] [data-member-id] .member-info span').allTextContents()) {
     expect(Number(/^(\d+)/.exec(text)![1])).toBeGreaterThanOrEqual(30);
   }
+  expect(errors).toEqual([]);
 });
