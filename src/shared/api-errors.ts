@@ -24,6 +24,12 @@ export const API_ERRORS = {
   photo_limit_reached: 403,
   wrong_password: 400,
   push_endpoint_in_use: 409,
+  invalid_gender: 400,
+  invalid_age_range: 400,
+  unknown_country: 400,
+  unknown_region: 400,
+  invalid_cursor: 400,
+  invalid_coordinates: 400,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

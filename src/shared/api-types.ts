@@ -260,6 +260,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/members.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One page of the member search (MEM-01, MEM-02, MEM-05)
+         * @description The same filters as the `/members` page. Without gender, country and region a member gets their
+         *     own 'looking for' and region. `next` is the cursor of the following page (null on the last).
+         *     `similar` holds similar members when the filters find few on the first page, with how the search
+         *     was widened. Visitors may search only as the site's logged_out_search settings allow.
+         */
+        get: operations["searchMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/regions.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The regions of the site's countries, per country (MEM-07); cached by the client */
+        get: operations["getRegions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/interests.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The interest keys of profiles (MEM-06, MEM-07); texts are `interests:<key>`; cached by the client */
+        get: operations["getInterests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/geocode.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Country and region nearest to a position, from the regions' centroids (MEM-08); cached 1 hour */
+        get: operations["geocode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -299,7 +373,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use";
+        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates";
         Error: {
             error: components["schemas"]["ErrorCode"];
             message?: string;
@@ -500,6 +574,38 @@ export interface components {
                 status: "active" | "disabled";
                 main_image: components["schemas"]["MainImage"] | null;
             };
+        };
+        Region: {
+            id: number;
+            country?: string;
+            code: string;
+            name: string;
+        };
+        MemberCard: {
+            id: number;
+            name: string;
+            age: number;
+            country: string;
+            region: string | null;
+            city: string | null;
+            fictional: boolean;
+            thumb: string | null;
+            image: string | null;
+        };
+        MemberSearch: {
+            filters: {
+                gender: string[];
+                country?: string;
+                region?: number;
+                minAge: number;
+                maxAge: number;
+            };
+            cards: components["schemas"]["MemberCard"][];
+            next: string | null;
+            similar: {
+                widened: ("age" | "region" | "country")[];
+                cards: components["schemas"]["MemberCard"][];
+            } | null;
         };
         CompanyInfo: {
             id: number;
@@ -1127,6 +1233,110 @@ export interface operations {
             400: components["responses"]["Error"];
             404: components["responses"]["Error"];
             413: components["responses"]["Error"];
+        };
+    };
+    searchMembers: {
+        parameters: {
+            query?: {
+                gender?: ("male" | "female")[];
+                country?: string;
+                region?: number;
+                minAge?: number;
+                maxAge?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberSearch"];
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    getRegions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Regions per country */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        countries: {
+                            code: string;
+                            regions: components["schemas"]["Region"][];
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getInterests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Interest keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        interests: string[];
+                    };
+                };
+            };
+        };
+    };
+    geocode: {
+        parameters: {
+            query: {
+                lat: number;
+                lon: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The geocode; all null when no region of the site lies within 250 km */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        country: string | null;
+                        region: components["schemas"]["Region"] | null;
+                        distanceKm: number | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
         };
     };
     health: {

@@ -1,0 +1,48 @@
+/**
+ * One member in the search grid: the island's twin of src/components/members/MemberCard.astro (same
+ * markup and classes), with the fictional label on every fictional profile (MEM-05).
+ */
+import type { ClientTranslate } from '../../i18n/client';
+import type { MemberCard } from '../../stores/search';
+
+export interface CardSettings {
+  /** The site's `cdn_prefix` for photo URLs. */
+  cdnPrefix: string;
+  /** The site's `fictional_singular` label and `fictional_warning` (MEM-05). */
+  fictionalLabel: string;
+  fictionalWarning: string;
+}
+
+export function MemberCardItem({ member, settings, eager, t }: { member: MemberCard; settings: CardSettings; eager: boolean; t: ClientTranslate }) {
+  const place = member.city ?? member.region ?? member.country;
+  const prefix = settings.cdnPrefix;
+  return (
+    <li className="member-card" data-member-id={member.id}>
+      <a href={`/members/${member.id}`} className="text-decoration-none text-reset d-block">
+        {member.thumb && member.image ? (
+          <img
+            src={`${prefix}/photos/${member.image}`}
+            srcSet={`${prefix}/photos/${member.thumb} 160w, ${prefix}/photos/${member.image} 480w`}
+            sizes="(min-width: 992px) 25vw, (min-width: 576px) 33vw, 50vw"
+            width={480}
+            height={600}
+            alt=""
+            loading={eager ? 'eager' : 'lazy'}
+            decoding="async"
+          />
+        ) : (
+          <img src="/no-photo.svg" width={480} height={600} alt="" loading="lazy" />
+        )}
+        {member.fictional && (
+          <span className="badge bg-dark fictional-label" title={settings.fictionalWarning} data-fictional>
+            {settings.fictionalLabel}
+          </span>
+        )}
+        <div className="member-info">
+          <strong className="d-block text-truncate">{member.name}</strong>
+          <span className="small text-body-secondary">{t('members:age_location', { age: member.age, place })}</span>
+        </div>
+      </a>
+    </li>
+  );
+}

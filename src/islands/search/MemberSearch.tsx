@@ -1,0 +1,257 @@
+/**
+ * The `/members` search (MEM-01, MEM-05, MEM-07, MEM-08). The server renders it whole: a GET form and a
+ * 'more members' link carrying the cursor, which work without JavaScript. Once hydrated (on the first
+ * interaction with a control) the form and the link go through `$search`: a new search without a page
+ * load and in the URL (back and forward restore it), 'load more' appending. The region list narrows to
+ * the chosen country from `$regions`; 'use my location' preselects country and region (geocode).
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { ISLAND_READY_EVENT } from '../../client/directives/interaction';
+import { currentPosition, locationPermission, type LocationPermission } from '../../client/geolocation';
+import { createClientTranslator, type Messages } from '../../i18n/client';
+import { searchUrl, type SearchQuery } from '../../shared/search-query';
+import { $regions, loadRegions, lookupGeocode } from '../../stores/places';
+import { $search, initSearch, loadMore, restoreFromUrl, search, type SearchState } from '../../stores/search';
+import { MemberCardItem, type CardSettings } from './MemberCardItem';
+
+export interface MemberSearchProps {
+  messages: Messages;
+  initial: Omit<SearchState, 'status'>;
+  /** The site's countries with their names in the page language. */
+  countries: Array<{ code: string; name: string }>;
+  /** Regions per country as the server knows them (rendered before `$regions` has loaded). */
+  regions: Array<{ code: string; regions: Array<{ id: number; name: string }> }>;
+  card: CardSettings;
+  minAge: number;
+  maxAge: number;
+  /** The page shows a later page (a cursor in the URL, no JavaScript): offer the first page. */
+  laterPage: boolean;
+}
+
+interface Draft {
+  male: boolean;
+  female: boolean;
+  country: string;
+  region: string;
+  minAge: string;
+  maxAge: string;
+}
+
+function draftOf(applied: SearchState['applied']): Draft {
+  return {
+    male: applied.gender.includes('male'),
+    female: applied.gender.includes('female'),
+    country: applied.country ?? '',
+    region: applied.region === undefined ? '' : String(applied.region),
+    minAge: String(applied.minAge),
+    maxAge: String(applied.maxAge),
+  };
+}
+
+function queryOf(d: Draft): SearchQuery {
+  const num = (v: string) => (v.trim() === '' ? undefined : Number(v));
+  return {
+    gender: [...(d.male ? ['male'] : []), ...(d.female ? ['female'] : [])],
+    ...(d.country ? { country: d.country } : {}),
+    ...(d.region ? { region: Number(d.region) } : {}),
+    ...(num(d.minAge) !== undefined ? { minAge: num(d.minAge) } : {}),
+    ...(num(d.maxAge) !== undefined ? { maxAge: num(d.maxAge) } : {}),
+  };
+}
+
+type LocateState = { type: 'idle' } | { type: 'busy' } | { type: 'done'; region: string } | { type: 'failed' } | { type: 'none' };
+
+export default function MemberSearch(props: MemberSearchProps) {
+  const t = createClientTranslator(props.messages, 'search');
+  const root = useRef<HTMLDivElement>(null);
+  const stored = useStore($search);
+  const storedRegions = useStore($regions);
+  // Until the effect below has run, render exactly what the server rendered (hydration).
+  const [hydrated, setHydrated] = useState(false);
+  const state: SearchState = stored ?? { ...props.initial, status: 'idle' };
+  const [draft, setDraft] = useState<Draft>(() => draftOf(props.initial.applied));
+  const [permission, setPermission] = useState<LocationPermission>('unsupported');
+  const [locate, setLocate] = useState<LocateState>({ type: 'idle' });
+  const regionsByCountry = storedRegions ?? props.regions;
+
+  useEffect(() => {
+    initSearch(props.initial);
+    setHydrated(true);
+    void loadRegions();
+    // The query string this page shows; a popstate that keeps it (a #fragment link) is not a search.
+    let shown = globalThis.location.search;
+    const unlisten = $search.listen(() => (shown = globalThis.location.search));
+    const onPop = () => {
+      if (globalThis.location.search === shown) return;
+      shown = globalThis.location.search;
+      void restoreFromUrl(globalThis.location.search).then(() => {
+        const s = $search.get();
+        if (s) setDraft(draftOf(s.applied));
+      });
+    };
+    globalThis.addEventListener('popstate', onPop);
+    let alive = true;
+    void locationPermission().then((p) => {
+      if (!alive) return;
+      setPermission(p);
+      // Already allowed: preselect the region when none is chosen yet (MEM-08).
+      if (p === 'granted' && !props.initial.applied.region) void locateMe();
+    });
+    root.current?.dispatchEvent(new Event(ISLAND_READY_EVENT, { bubbles: true }));
+    return () => {
+      alive = false;
+      unlisten();
+      globalThis.removeEventListener('popstate', onPop);
+    };
+    // Runs once per page: the props are the server's first answer.
+  }, []);
+
+  async function locateMe() {
+    setLocate({ type: 'busy' });
+    const position = await currentPosition();
+    if (position.type === 'denied') {
+      setPermission('denied');
+      setLocate({ type: 'idle' });
+      return;
+    }
+    if (position.type !== 'ok') return setLocate({ type: 'failed' });
+    const found = await lookupGeocode(position.lat, position.lon);
+    if (found.type !== 'ok') return setLocate({ type: 'failed' });
+    const { country, region } = found.value;
+    if (!country || !region) return setLocate({ type: 'none' });
+    setPermission('granted');
+    setDraft((d) => ({ ...d, country, region: String(region.id) }));
+    setLocate({ type: 'done', region: region.name });
+  }
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void search(queryOf(draft)).then(() => {
+      const s = $search.get();
+      if (s && s.error === null) setDraft(draftOf(s.applied));
+    });
+  };
+
+  const onMore = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    void loadMore();
+  };
+
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const shownRegions = hydrated && draft.country ? regionsByCountry.filter((c) => c.code === draft.country) : regionsByCountry;
+  const countryName = (code: string) => props.countries.find((c) => c.code === code)?.name ?? code;
+  const busy = state.status !== 'idle';
+  const lastWidening = state.similar?.widened[state.similar.widened.length - 1];
+
+  return (
+    <div ref={root} className="member-search" data-member-search data-search-status={state.status}>
+      <form method="get" action="/members" className="search-form card card-body mb-3" aria-label={t('filters')} onSubmit={onSubmit} noValidate={hydrated}>
+        <div className="row g-2 align-items-end">
+          <fieldset className="col-12 col-lg-3">
+            <legend className="form-label fs-6 mb-1">{t('looking_for')}</legend>
+            <div className="form-check form-check-inline">
+              <input className="form-check-input" type="checkbox" id="search-gender-female" name="gender" value="female" checked={draft.female} onChange={(e) => set({ female: e.currentTarget.checked })} />
+              <label className="form-check-label" htmlFor="search-gender-female">{t('women')}</label>
+            </div>
+            <div className="form-check form-check-inline">
+              <input className="form-check-input" type="checkbox" id="search-gender-male" name="gender" value="male" checked={draft.male} onChange={(e) => set({ male: e.currentTarget.checked })} />
+              <label className="form-check-label" htmlFor="search-gender-male">{t('men')}</label>
+            </div>
+          </fieldset>
+          <div className="col-6 col-lg-2">
+            <label className="form-label mb-1" htmlFor="search-country">{t('country')}</label>
+            <select className="form-select" id="search-country" name="country" value={draft.country} onChange={(e) => set({ country: e.currentTarget.value, region: '' })}>
+              <option value="">{t('any_country')}</option>
+              {props.countries.map((c) => (
+                <option key={c.code} value={c.code}>{c.name}</option>
+              ))}
+            </select>
+          </div>
+          <div className="col-6 col-lg-3">
+            <label className="form-label mb-1" htmlFor="search-region">{t('region')}</label>
+            <select className="form-select" id="search-region" name="region" value={draft.region} onChange={(e) => set({ region: e.currentTarget.value })}>
+              <option value="">{t('any_region')}</option>
+              {shownRegions.map((c) => (
+                <optgroup key={c.code} label={countryName(c.code)}>
+                  {c.regions.map((r) => (
+                    <option key={r.id} value={String(r.id)}>{r.name}</option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+          </div>
+          <div className="col-6 col-lg-2">
+            <label className="form-label mb-1" htmlFor="search-min-age">{t('min_age')}</label>
+            <input className="form-control" type="number" inputMode="numeric" id="search-min-age" name="minAge" min={props.minAge} max={props.maxAge} value={draft.minAge} onChange={(e) => set({ minAge: e.currentTarget.value })} />
+          </div>
+          <div className="col-6 col-lg-2">
+            <label className="form-label mb-1" htmlFor="search-max-age">{t('max_age')}</label>
+            <input className="form-control" type="number" inputMode="numeric" id="search-max-age" name="maxAge" min={props.minAge} max={props.maxAge} value={draft.maxAge} onChange={(e) => set({ maxAge: e.currentTarget.value })} />
+          </div>
+          <div className="col-12 d-grid d-lg-flex justify-content-lg-end">
+            <button type="submit" className="btn btn-primary" data-search-submit disabled={state.status === 'loading'}>{t('submit')}</button>
+          </div>
+        </div>
+        {hydrated && (permission === 'granted' || permission === 'unknown') && (
+          <div className="mt-2">
+            <button type="button" className="btn btn-link btn-sm p-0" data-locate disabled={locate.type === 'busy'} onClick={() => void locateMe()}>
+              {locate.type === 'busy' ? t('locating') : t('locate')}
+            </button>
+          </div>
+        )}
+        <p className="small text-body-secondary mb-0 mt-1" role="status" aria-live="polite" data-locate-status>
+          {permission === 'denied' ? t('locate_denied') : locate.type === 'done' ? t('located', { region: locate.region }) : locate.type === 'failed' ? t('locate_failed') : locate.type === 'none' ? t('locate_none') : ''}
+        </p>
+      </form>
+
+      {state.error !== null && (
+        <div className="alert alert-danger" role="alert" data-search-error={state.error}>
+          {state.error === 'network' || state.error === 'unknown' || state.error === 'internal_error' ? (
+            t('failed')
+          ) : (
+            <>
+              <strong className="d-block">{t('bad_filters')}</strong>
+              {t(`errors:${state.error}`)}
+            </>
+          )}
+        </div>
+      )}
+
+      <section aria-labelledby="search-results-title" aria-busy={busy}>
+        <h2 id="search-results-title" className="visually-hidden">{t('results')}</h2>
+        {state.cards.length === 0 && state.error === null && state.status === 'idle' ? (
+          <p data-search-none>{t('none')}</p>
+        ) : (
+          <ul className="member-grid" role="list" data-member-grid>
+            {state.cards.map((member, i) => (
+              <MemberCardItem key={member.id} member={member} settings={props.card} eager={i < 2} t={t} />
+            ))}
+          </ul>
+        )}
+        {state.similar && state.similar.cards.length > 0 && (
+          <>
+            <p className="alert alert-info mt-3" data-similar={state.similar.widened.join(' ')}>{t(`similar_${lastWidening}`)}</p>
+            <ul className="member-grid" role="list" data-similar-grid>
+              {state.similar.cards.map((member) => (
+                <MemberCardItem key={member.id} member={member} settings={props.card} eager={false} t={t} />
+              ))}
+            </ul>
+          </>
+        )}
+        <p className="visually-hidden" role="status" aria-live="polite">{busy ? t('loading') : ''}</p>
+        <div className="d-flex flex-wrap gap-2 justify-content-center my-3">
+          {state.next !== null && (
+            <a className={`btn btn-outline-primary${state.status === 'loading_more' ? ' disabled' : ''}`} href={searchUrl(state.applied, state.next)} rel="next" data-load-more onClick={onMore} aria-disabled={state.status === 'loading_more' ? 'true' : undefined}>
+              {state.status === 'loading_more' ? t('loading') : t('more')}
+            </a>
+          )}
+          {props.laterPage && state.query === props.initial.query && (
+            <a className="btn btn-link" href={searchUrl(state.query)} data-first-page>{t('first_page')}</a>
+          )}
+        </div>
+      </section>
+    </div>
+  );
+}

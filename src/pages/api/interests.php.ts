@@ -1,0 +1,6 @@
+/** GET /api/interests.php (MEM-07): the interest keys profiles pick from (texts: `interests:<key>`); loaded once and cached by the client. */
+import { endpoint, json, methodNotAllowed } from '../../server/http/api';
+import { INTERESTS } from '../../shared/interests';
+
+export const GET = endpoint(() => json({ interests: INTERESTS }, { headers: { 'cache-control': 'public, max-age=604800' } }));
+export const ALL = methodNotAllowed;

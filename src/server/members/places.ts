@@ -1,0 +1,78 @@
+/**
+ * Places for the search (MEM-07, MEM-08): the regions of the site's countries, and a geocode that maps a
+ * position to the nearest region by the regions' centroids the project ships (`regions.lat_e4/lon_e4`,
+ * from src/db/seed-data.ts). No network: a position is only ever compared with those centroids.
+ */
+import { asc, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { regions } from '../../db/schema';
+
+export interface Region {
+  id: number;
+  country: string;
+  code: string;
+  name: string;
+}
+
+/** Regions of `countries` (upper-case ISO codes), by country then name. */
+export async function listRegions(db: Db, countries: readonly string[]): Promise<Region[]> {
+  if (countries.length === 0) return [];
+  return db
+    .select({ id: regions.id, country: regions.country, code: regions.code, name: regions.name })
+    .from(regions)
+    .where(inArray(regions.country, [...countries]))
+    .orderBy(asc(regions.country), asc(regions.name));
+}
+
+/** A position farther than this from every centroid is "not near any of our regions". */
+export const GEOCODE_MAX_KM = 250;
+
+export interface Geocode {
+  country: string | null;
+  region: Region | null;
+  /** Distance to the region's centroid, whole kilometres (null when none is near). */
+  distanceKm: number | null;
+}
+
+export class InvalidCoordinates extends Error {
+  constructor() {
+    super('invalid coordinates');
+    this.name = 'InvalidCoordinates';
+  }
+}
+
+/** Reads `lat` and `lon` as finite decimal degrees in range; throws {@link InvalidCoordinates}. */
+export function parseCoordinates(lat: string | null, lon: string | null): { lat: number; lon: number } {
+  const re = /^-?\d{1,3}(\.\d{1,12})?$/;
+  if (lat === null || lon === null || !re.test(lat.trim()) || !re.test(lon.trim())) throw new InvalidCoordinates();
+  const la = Number(lat);
+  const lo = Number(lon);
+  if (Math.abs(la) > 90 || Math.abs(lo) > 180) throw new InvalidCoordinates();
+  return { lat: la, lon: lo };
+}
+
+/** Great-circle distance in km (haversine). */
+export function distanceKm(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLon = (b.lon - a.lon) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** The nearest region of `countries` to the position, if one lies within {@link GEOCODE_MAX_KM}. */
+export async function geocode(db: Db, position: { lat: number; lon: number }, countries: readonly string[]): Promise<Geocode> {
+  if (countries.length === 0) return { country: null, region: null, distanceKm: null };
+  const rows = await db
+    .select({ id: regions.id, country: regions.country, code: regions.code, name: regions.name, lat: regions.lat, lon: regions.lon })
+    .from(regions)
+    .where(inArray(regions.country, [...countries]));
+  let best: { row: (typeof rows)[number]; km: number } | null = null;
+  for (const row of rows) {
+    const km = distanceKm(position, { lat: row.lat / 1e4, lon: row.lon / 1e4 });
+    if (!best || km < best.km) best = { row, km };
+  }
+  if (!best || best.km > GEOCODE_MAX_KM) return { country: null, region: null, distanceKm: null };
+  const { id, country, code, name } = best.row;
+  return { country, region: { id, country, code, name }, distanceKm: Math.round(best.km) };
+}

@@ -1,0 +1,52 @@
+/**
+ * The member search's filters as the URL carries them (MEM-01): the `/members` page, its island and
+ * `GET /api/members.php` use the same names (gender repeated, country, region, minAge, maxAge, cursor),
+ * so a URL the island writes is a page the server renders.
+ */
+export interface SearchQuery {
+  gender: string[];
+  country?: string;
+  region?: number;
+  minAge?: number;
+  maxAge?: number;
+}
+
+/** The filters as query parameters, in a stable order; absent values are left out. */
+export function toSearchParams(query: SearchQuery, cursor?: string | null): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const g of query.gender) params.append('gender', g);
+  if (query.country) params.set('country', query.country);
+  if (query.region !== undefined) params.set('region', String(query.region));
+  if (query.minAge !== undefined) params.set('minAge', String(query.minAge));
+  if (query.maxAge !== undefined) params.set('maxAge', String(query.maxAge));
+  if (cursor) params.set('cursor', cursor);
+  return params;
+}
+
+const whole = (v: string | null): number | undefined => {
+  if (v === null || !/^\d{1,3}$/.test(v.trim())) return undefined;
+  return Number(v);
+};
+
+/**
+ * Reads filters from a query string leniently (the browser's side: the server judges and answers 400 for
+ * anything it refuses); unreadable numbers are left out.
+ */
+export function fromSearchParams(params: URLSearchParams): SearchQuery {
+  const raw = params.get('country')?.trim() ?? '';
+  const country = /^[A-Za-z]{2}$/.test(raw) ? raw : undefined;
+  const region = params.get('region');
+  return {
+    gender: [...new Set(params.getAll('gender').filter((g) => g === 'male' || g === 'female'))],
+    ...(country ? { country: country.toUpperCase() } : {}),
+    ...(region !== null && /^\d{1,9}$/.test(region) ? { region: Number(region) } : {}),
+    ...(whole(params.get('minAge')) !== undefined ? { minAge: whole(params.get('minAge')) } : {}),
+    ...(whole(params.get('maxAge')) !== undefined ? { maxAge: whole(params.get('maxAge')) } : {}),
+  };
+}
+
+/** `/members` with the filters (and cursor), or `/members` alone. */
+export function searchUrl(query: SearchQuery, cursor?: string | null): string {
+  const qs = toSearchParams(query, cursor).toString();
+  return qs ? `/members?${qs}` : '/members';
+}
