@@ -101,6 +101,17 @@ export function profileFromForm(form: FormData): Record<string, unknown> {
 export async function saveProfile(db: Db, userId: number, raw: unknown, options: { minAge: number }): Promise<SaveProfileResult> {
   const parsed = editSchema.safeParse(raw);
   const fields: Record<string, EditFieldError> = {};
+  const [row] = await db
+    .select({ country: profiles.country, gender: profiles.gender, email: users.email })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(eq(profiles.userId, userId))
+    .limit(1);
+  if (!row) throw new Error(`saveProfile: no profile for user ${userId}`);
+  // The name is checked whatever else is wrong, so every error shows at once.
+  const rawName = typeof (raw as { name?: unknown } | null)?.name === 'string' ? (raw as { name: string }).name : '';
+  const nameProblem = rawName.length > 200 ? 'signup_name_length' : checkName(rawName, row.email);
+  if (nameProblem) fields.name = nameProblem;
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const key = String(issue.path[0] ?? 'about');
@@ -109,15 +120,6 @@ export async function saveProfile(db: Db, userId: number, raw: unknown, options:
     return { type: 'error', fields };
   }
   const input = parsed.data;
-  const [row] = await db
-    .select({ country: profiles.country, gender: profiles.gender, email: users.email })
-    .from(profiles)
-    .innerJoin(users, eq(users.id, profiles.userId))
-    .where(eq(profiles.userId, userId))
-    .limit(1);
-  if (!row) throw new Error(`saveProfile: no profile for user ${userId}`);
-  const nameProblem = checkName(input.name, row.email);
-  if (nameProblem) fields.name = nameProblem;
   const inRange = (age: number | null) => age === null || (age >= options.minAge && age <= SEARCH_MAX_AGE);
   if (!inRange(input.search_min_age)) fields.search_min_age = 'age_range';
   if (!inRange(input.search_max_age)) fields.search_max_age = 'age_range';
