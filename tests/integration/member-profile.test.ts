@@ -201,7 +201,7 @@ describe('member profile screen', () => {
     const page = await get(`/members/${id}`, free.token);
     expect(page.text).not.toContain(name);
     expect(page.text).not.toContain(thumb);
-    expect(page.text).toContain('data-locked-thumb');
+    expect(page.text).toContain('data-locked-photo');
     expect(page.text).toContain('href="/premium"');
     const [stored] = await db().select({ blurred: photos.blurredFilename }).from(photos).where(eq(photos.id, row!.id));
     const blurredName = stored!.blurred!;

@@ -106,7 +106,7 @@ export default function PhotoViewer({ photos, name, labels }: PhotoViewerProps) 
                 aria-label={labels.position.replace('{n}', String(i + 1)).replace('{total}', String(total)) + (photo.locked ? ` (${labels.locked})` : '')}
                 onClick={pick(i)}
                 data-thumb={i}
-                data-locked-thumb={photo.locked ? true : undefined}
+                data-locked-photo={photo.locked ? true : undefined}
               >
                 <img className="rounded" src={photo.thumb} width={64} height={80} alt="" loading="lazy" />
                 {photo.locked && <span className="photo-thumb-lock" aria-hidden="true">🔒</span>}
