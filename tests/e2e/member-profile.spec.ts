@@ -55,4 +55,11 @@ test('MEM-03 BLK-01 a member views a profile, browses the photos with the keyboa
   // Leave the demo account as it was for other tests.
   await page.getByRole('button', { name: 'Unlike' }).click();
   await expect(page.getByRole('button', { name: 'Like', exact: true })).toBeVisible();
+
+  // The screen and the profile form fit a 360 px phone.
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const path of [`/members/${id}`, '/profile']) {
+    await page.goto(path);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
+  }
 });
