@@ -4,11 +4,12 @@
  * sent to the signup (SPEC §8), the 'new like' flag cleared on opening (LIK-02), premium photos blurred
  * for non-premium viewers with the sharp file refused (MEM-04, SEC-07), and the editable /profile.
  */
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, likes, photos, profiles, regions, users } from '../../src/db/schema';
 import { searchMembers } from '../../src/server/members/search';
+import { ensureBlurred } from '../../src/server/photos/blur';
 import { startTestServer, type TestResponse, type TestServer } from '../setup/server';
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
@@ -241,6 +242,24 @@ describe('member profile screen', () => {
     const premium = await get(`/members/${id}`, premiumToken);
     expect(premium.text).toContain(name);
     expect(premium.text).not.toContain(blurredName);
+  });
+
+  it('MEM-04 a blurred copy is made once per photo even when two views race, and none without the sharp file', async () => {
+    const app = server.booted.app;
+    const deps = { db: app.db, photos: app.photos };
+    const insert = async (name: string) =>
+      (await db().insert(photos).values({ userId: members[8]!, filename: name, thumbFilename: name, status: 'active', premium: true, width: 48, height: 60 }).returning())[0]!;
+    await app.photos.put('rc-race-main.webp', await sharp({ create: { width: 48, height: 60, channels: 3, background: '#c2185b' } }).webp().toBuffer());
+    const raced = await insert('rc-race-main.webp');
+    const [a, b] = await Promise.all([ensureBlurred(deps, raced), ensureBlurred(deps, raced)]);
+    expect(a).not.toBeNull();
+    expect(b).toBe(a);
+    expect((await db().select({ blurred: photos.blurredFilename }).from(photos).where(eq(photos.id, raced.id)))[0]!.blurred).toBe(a);
+    expect(await app.photos.exists(a!)).toBe(true);
+    const missing = await insert('rc-missing-main.webp');
+    expect(await ensureBlurred(deps, missing)).toBeNull();
+    expect((await db().select({ blurred: photos.blurredFilename }).from(photos).where(eq(photos.id, missing.id)))[0]!.blurred).toBeNull();
+    await db().delete(photos).where(inArray(photos.id, [raced.id, missing.id]));
   });
 
   it('MEM-06 /profile saves the member’s fields and search preferences, which the search starts from', async () => {
