@@ -37,7 +37,7 @@ export async function loadProfileView(db: Db, options: { siteId: number; memberI
     .where(and(eq(photos.userId, member.id), eq(photos.status, 'active'), ne(photos.id, details.mainPhotoId ?? -1)))
     .orderBy(asc(photos.id));
   const [main] = details.mainPhotoId
-    ? await db.select({ id: photos.id, filename: photos.filename, premium: photos.premium, blurredFilename: photos.blurredFilename }).from(photos).where(and(eq(photos.id, details.mainPhotoId), eq(photos.status, 'active'))).limit(1)
+    ? await db.select({ id: photos.id, filename: photos.filename, thumb: photos.thumbFilename, premium: photos.premium, blurredFilename: photos.blurredFilename }).from(photos).where(and(eq(photos.id, details.mainPhotoId), eq(photos.status, 'active'))).limit(1)
     : [];
   const mayUnlock = options.viewer !== null && (options.viewer.paid_user || options.viewer.id === member.id);
   const store = options.photos;
@@ -53,6 +53,7 @@ export async function loadProfileView(db: Db, options: { siteId: number; memberI
     ...details,
     id: member.id,
     mainImage: main && !mainLocked ? main.filename : null,
+    mainThumb: main && !mainLocked ? main.thumb : null,
     mainBlurred: main && mainLocked ? await blurred(main) : null,
     gallery,
   };
