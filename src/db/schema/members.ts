@@ -73,6 +73,9 @@ export const profiles = pgTable(
     about: text('about').notNull().default(''),
     fictional: boolean('fictional').notNull().default(false),
     mainPhotoId: integer('main_photo_id'),
+    /** The age range the member looks for (set on /profile); the member search starts from it (MEM-01). */
+    searchMinAge: smallint('search_min_age'),
+    searchMaxAge: smallint('search_max_age'),
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

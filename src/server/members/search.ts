@@ -123,16 +123,22 @@ export interface SearchOptions {
   perPage?: number;
 }
 
-/** Defaults from the member's own profile: 'looking for' genders and region (with its country). */
-async function memberDefaults(db: Db, viewer: Viewer): Promise<{ gender?: string[]; country?: string; region?: number }> {
+/** Defaults from the member's own profile: 'looking for' genders, region (with its country) and the age range set on /profile. */
+async function memberDefaults(db: Db, viewer: Viewer): Promise<{ gender?: string[]; country?: string; region?: number; minAge?: number; maxAge?: number }> {
   if (viewer.userId === null) return {};
   const [me] = await db
-    .select({ gender: profiles.gender, sexuality: profiles.sexuality, country: profiles.country, regionId: profiles.regionId })
+    .select({ gender: profiles.gender, sexuality: profiles.sexuality, country: profiles.country, regionId: profiles.regionId, minAge: profiles.searchMinAge, maxAge: profiles.searchMaxAge })
     .from(profiles)
     .where(and(eq(profiles.userId, viewer.userId), eq(profiles.siteId, viewer.siteId)))
     .limit(1);
   if (!me) return {};
-  return { gender: wantedGenders(me.gender, me.sexuality), country: me.country, region: me.regionId ?? undefined };
+  return {
+    gender: wantedGenders(me.gender, me.sexuality),
+    country: me.country,
+    region: me.regionId ?? undefined,
+    minAge: me.minAge ?? undefined,
+    maxAge: me.maxAge ?? undefined,
+  };
 }
 
 export interface Narrowing {
@@ -174,8 +180,9 @@ export async function searchMembers(db: Db, options: SearchOptions): Promise<Sea
     gender: filters.gender ?? defaults.gender ?? [...SEARCH_GENDERS],
     country: filters.country ?? defaults.country,
     region: filters.region ?? defaults.region,
-    minAge: Math.max(filters.minAge ?? siteMin, siteMin),
-    maxAge: filters.maxAge ?? SEARCH_MAX_AGE,
+    // The saved age range applies as a whole, only when the query names no age.
+    minAge: Math.max(filters.minAge ?? (filters.maxAge === undefined ? defaults.minAge : undefined) ?? siteMin, siteMin),
+    maxAge: filters.maxAge ?? (filters.minAge === undefined ? defaults.maxAge : undefined) ?? SEARCH_MAX_AGE,
   };
   if (n.minAge > n.maxAge) throw new SearchValidationError('minAge must not be above maxAge', 'minAge');
   if (n.region !== undefined) {

@@ -4,6 +4,8 @@
  * members and the owner, photos under inspection only to the owner, removed ones never. Under another
  * site's host every photo is "not found", as if it did not exist: a member of one site (premium or not)
  * never reaches another site's photos, and the answer does not tell that the file exists elsewhere.
+ * A premium photo's blurred copy (blur.ts) is public on its site while the photo is active: it is what
+ * non-premium viewers get instead of the sharp file.
  */
 import { eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -20,12 +22,13 @@ export type PhotoViewer = { id: number; paid_user: boolean } | null;
  */
 export async function photoAccess(db: Db, name: string, siteId: number, viewer: PhotoViewer): Promise<PhotoAccess> {
   const [photo] = await db
-    .select({ userId: photos.userId, status: photos.status, premium: photos.premium, siteId: users.siteId })
+    .select({ userId: photos.userId, status: photos.status, premium: photos.premium, siteId: users.siteId, blurred: photos.blurredFilename })
     .from(photos)
     .innerJoin(users, eq(users.id, photos.userId))
-    .where(or(eq(photos.filename, name), eq(photos.thumbFilename, name)))
+    .where(or(eq(photos.filename, name), eq(photos.thumbFilename, name), eq(photos.blurredFilename, name)))
     .limit(1);
   if (!photo || photo.status === 'removed' || photo.siteId !== siteId) return { type: 'denied' };
+  if (photo.blurred === name) return photo.status === 'active' ? { type: 'public' } : { type: 'denied' };
   const owner = viewer?.id === photo.userId;
   if (photo.status === 'inspection_pending') return owner ? { type: 'private' } : { type: 'denied' };
   if (photo.premium) return owner || viewer?.paid_user ? { type: 'private' } : { type: 'denied' };

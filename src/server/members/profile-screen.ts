@@ -1,0 +1,71 @@
+/**
+ * What the profile screen (`/members/{id}` and `/likes/m/{id}`, MEM-03) shows to a viewer: the member
+ * when listed to the viewer (visibility.ts: same site, active, not invisible, no block either way),
+ * whether the viewer likes them, and — for a member the viewer blocked — just enough to unblock
+ * (BLK-01). Opening the screen clears the 'new' flag of that member's like to the viewer (LIK-02).
+ * Premium photos come locked, with a blurred copy (MEM-04, profile-view.ts).
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { likes, profiles, users } from '../../db/schema';
+import type { Clock } from '../clock';
+import type { PhotoStore } from '../photos/store';
+import { hasBlocked } from './blocks';
+import { markSeen } from './likes';
+import { loadProfileView } from './profile-view';
+import { isListedTo } from './visibility';
+
+export type ProfileView = NonNullable<Awaited<ReturnType<typeof loadProfileView>>>;
+
+export type ProfileScreenData =
+  | { type: 'ok'; member: ProfileView; liked: boolean; signedIn: boolean }
+  /** The viewer blocked this member: the page answers 404 but offers to lift the block. */
+  | { type: 'blocked_by_me'; id: number; name: string }
+  /** The viewer's own id: their own profile page is /profile. */
+  | { type: 'self' }
+  | { type: 'not_found' };
+
+export interface ProfileScreenDeps {
+  db: Db;
+  clock: Clock;
+  photos: PhotoStore;
+}
+
+export interface ScreenViewer {
+  siteId: number;
+  /** The signed-in member, or null for a visitor. */
+  user: { id: number; paid_user: boolean } | null;
+}
+
+export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenViewer, memberId: number | null): Promise<ProfileScreenData> {
+  if (memberId === null) return { type: 'not_found' };
+  const { db } = deps;
+  const user = viewer.user;
+  if (user && user.id === memberId) return { type: 'self' };
+  const listed = await isListedTo(db, { siteId: viewer.siteId, userId: user?.id ?? null }, memberId);
+  if (!listed) {
+    if (user && (await hasBlocked(db, { siteId: viewer.siteId, userId: user.id }, memberId))) {
+      const [row] = await db
+        .select({ name: profiles.name })
+        .from(profiles)
+        .innerJoin(users, eq(users.id, profiles.userId))
+        .where(and(eq(users.id, memberId), eq(users.siteId, viewer.siteId)))
+        .limit(1);
+      if (row) return { type: 'blocked_by_me', id: memberId, name: row.name };
+    }
+    return { type: 'not_found' };
+  }
+  const member = await loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now: deps.clock.now(), photos: deps.photos });
+  if (!member) return { type: 'not_found' };
+  let liked = false;
+  if (user) {
+    const [like] = await db
+      .select({ id: likes.id })
+      .from(likes)
+      .where(and(eq(likes.likerId, user.id), eq(likes.likedId, memberId)))
+      .limit(1);
+    liked = like !== undefined;
+    await markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId);
+  }
+  return { type: 'ok', member, liked, signedIn: user !== null };
+}

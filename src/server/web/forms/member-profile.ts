@@ -1,0 +1,75 @@
+/**
+ * The profile screen's buttons as server forms (MEM-03, BLK-01; decision 023): like, unlike, block,
+ * unblock, posted to `/members/{id}` from that page and from `/likes/m/{id}`, and sent back there
+ * (post-redirect-get). Visitors are sent to the signup with the 'login required' text (SPEC §8). A
+ * member not listed to the viewer answers 404 for a like (a block is never revealed); blocking is
+ * always allowed for a member of the same site (blocks.ts).
+ */
+import { block, unblock } from '../../members/blocks';
+import { like, unlike } from '../../members/likes';
+import { notify } from '../../notify/notify';
+import type { RequestContext } from '../../request-context';
+import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
+
+export const PROFILE_ACTIONS = ['like', 'unlike', 'block', 'unblock'] as const;
+export type ProfileAction = (typeof PROFILE_ACTIONS)[number];
+
+/** What a visitor is told at the signup after pressing a member-only button (SPEC §8). */
+export const LOGIN_REQUIRED_KINDS = ['like', 'chat', 'gift', 'photo', 'block'] as const;
+export type LoginRequiredKind = (typeof LOGIN_REQUIRED_KINDS)[number];
+
+export function signupFor(kind: LoginRequiredKind, memberId?: number | null): string {
+  const member = memberId && (kind === 'chat' || kind === 'gift') ? `&member=${memberId}` : '';
+  return `/signup?required=${kind}${member}`;
+}
+
+/** The screens that post here and may be returned to: the profile and its twin under /likes. */
+export function returnPath(posted: string, memberId: number): string {
+  return posted === `/likes/m/${memberId}` ? posted : `/members/${memberId}`;
+}
+
+export function memberProfileForm(
+  ctx: Pick<RequestContext, 'app' | 't' | 'user' | 'site' | 'linkOrigin'>,
+  memberId: number | null,
+): MultiActionSpec<undefined, ProfileAction> {
+  const { app, t, user } = ctx;
+  const siteId = ctx.site.settings.id;
+  const notFound = () => invalid(404, { formError: t('errors:not_found_api'), reason: 'not_found' });
+  const act =
+    (kind: 'like' | 'block', handler: (member: { siteId: number; userId: number }, otherId: number, back: string) => Promise<ReturnType<FormHandler>>): FormHandler =>
+    async (form) => {
+      if (!user) return redirect(signupFor(kind));
+      if (memberId === null) return notFound();
+      return handler({ siteId, userId: user.id }, memberId, returnPath(form.text('next'), memberId));
+    };
+  const likeDeps = {
+    db: app.db,
+    bus: app.bus,
+    clock: app.clock,
+    notify: async (to: number, event: Parameters<typeof notify>[2]) => app.background.run('notify-like', () => notify(app, to, event, { origin: ctx.linkOrigin })),
+  };
+  return {
+    field: 'action',
+    actions: {
+      like: act('like', async (member, otherId, back) => {
+        const result = await like(likeDeps, member, otherId, 'profile');
+        if (result.type === 'refused') return result.reason === 'self' ? invalid(400, { formError: t('errors:validation_failed'), reason: 'self' }) : notFound();
+        return redirect(back);
+      }),
+      unlike: act('like', async (member, otherId, back) => {
+        await unlike(likeDeps, member, otherId);
+        return redirect(back);
+      }),
+      block: act('block', async (member, otherId) => {
+        const result = await block({ db: app.db, bus: app.bus }, member, otherId);
+        if (result.type === 'refused') return result.reason === 'self' ? invalid(400, { formError: t('errors:validation_failed'), reason: 'self' }) : notFound();
+        return redirect(`/members/${otherId}?blocked=1`);
+      }),
+      unblock: act('block', async (member, otherId, back) => {
+        await unblock({ db: app.db, bus: app.bus }, member, otherId);
+        return redirect(back);
+      }),
+    },
+    otherwise: () => invalid(400, { formError: t('errors:validation_failed'), reason: 'unknown_action' }),
+  };
+}

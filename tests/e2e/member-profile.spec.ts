@@ -1,0 +1,65 @@
+/**
+ * The profile screen in a real browser (MEM-03, BLK-01): the photo viewer hydrates late and moves with
+ * the arrow keys, like is a server form, block asks in a modal and the member is then gone (404) until
+ * unblocked.
+ */
+import { expect, test } from '@playwright/test';
+
+test('MEM-03 BLK-01 a member views a profile, browses the photos with the keyboard, likes, blocks through the modal and unblocks', async ({ page, context }) => {
+  const base = test.info().project.use.baseURL!;
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: base },
+    { name: 'entry_ok', value: '1', url: base },
+  ]);
+  const login = await page.request.post('/api/user.php', { headers: { 'X-Requested-With': 'XMLHttpRequest' }, data: { email: 'free@demo.test', password: 'demo-password-1' } });
+  expect(login.status()).toBe(200);
+
+  // A member with at least two photos to browse, not liked yet.
+  let id = 0;
+  for (let n = 1; n <= 40 && id === 0; n++) {
+    const res = await page.request.get(`/members/${n}`);
+    const html = await res.text();
+    if (res.status() === 200 && html.includes('data-thumb="1"') && html.includes('data-action-like')) id = n;
+  }
+  expect(id).toBeGreaterThan(0);
+
+  await page.goto(`/members/${id}`);
+  const viewer = page.locator('[data-photo-viewer]');
+  // Hydrated (client:visible): Astro removes `ssr` from the island once React owns it.
+  await expect(page.locator('astro-island:has([data-photo-viewer])')).not.toHaveAttribute('ssr');
+  const stage = page.locator('[data-viewer-stage]');
+  const firstSrc = await page.locator('[data-viewer-image]').getAttribute('src');
+  await stage.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(viewer).toHaveAttribute('data-index', '1');
+  await expect(page.locator('[data-viewer-image]')).not.toHaveAttribute('src', firstSrc!);
+  await page.keyboard.press('ArrowLeft');
+  await expect(viewer).toHaveAttribute('data-index', '0');
+  await expect(page.locator('[data-viewer-image]')).toHaveAttribute('src', firstSrc!);
+
+  await page.getByRole('button', { name: 'Like', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Unlike' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'Block' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Yes, block' })).toBeFocused();
+  const gone = page.waitForResponse((r) => new URL(r.url()).pathname === `/members/${id}` && r.request().method() === 'GET');
+  await dialog.getByRole('button', { name: 'Yes, block' }).click();
+  expect((await gone).status()).toBe(404);
+  await expect(page.locator(`[data-blocked-member="${id}"]`)).toBeVisible();
+  await expect(page.locator('[data-photo-viewer]')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Unblock' }).click();
+  await expect(page.locator('[data-photo-viewer]')).toBeVisible();
+  // Leave the demo account as it was for other tests.
+  await page.getByRole('button', { name: 'Unlike' }).click();
+  await expect(page.getByRole('button', { name: 'Like', exact: true })).toBeVisible();
+
+  // The screen and the profile form fit a 360 px phone.
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const path of [`/members/${id}`, '/profile']) {
+    await page.goto(path);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
+  }
+});
