@@ -55,7 +55,7 @@ async function rows<T>(database: Database, query: SQL): Promise<T[]> {
  * Deterministic (setseed) so runs compare.
  */
 async function addMembers(database: Database, count: number): Promise<void> {
-  const db = database.db;
+  const db = { execute: async (q: SQL) => { const t = performance.now(); await database.db.execute(q); const ms = performance.now() - t; if (ms > 2000) console.log(`  seed step ${(ms / 1000).toFixed(1)} s: ${q.queryChunks.map((c) => (typeof c === 'object' && c && 'value' in c ? String((c as { value: unknown }).value) : '')).join('').replace(/\s+/g, ' ').slice(0, 60)}`); } };
   await db.execute(sql`select setseed(0.42)`);
   const first = Number((await rows<{ n: number }>(database, sql`select coalesce(max(id), 0) + 1 as n from users`))[0]!.n);
   await db.execute(sql`
@@ -71,10 +71,10 @@ async function addMembers(database: Database, count: number): Promise<void> {
     insert into profiles (user_id, site_id, name, status, gender, sexuality, birth_date, country, region_id, interests, about, fictional, last_active_at)
     select u.id, ${SITE}, 'Lid ' || u.id, case when u.id % 211 = 0 then 'disabled' else 'active' end,
            case when u.id % 2 = 0 then 'female' else 'male' end, 'hetero',
-           (date '2008-01-01' - ((u.id * 7919) % (62 * 365)) * interval '1 day')::date,
+           (date '2008-01-01' - ((u.id::bigint * 7919) % (62 * 365)) * interval '1 day')::date,
            cs.country, (select r.id from r where r.country = cs.country and r.i = (u.id / 7) % cs.n),
            '["travel","music"]'::jsonb, '', u.role = 'fictional',
-           now() - ((u.id * 104729) % (365 * 24 * 3600)) * interval '1 second'
+           now() - ((u.id::bigint * 104729) % (365 * 24 * 3600)) * interval '1 second'
     from users u join cs on cs.k = u.id % cs.m
     where u.id >= ${first}`);
   // Photos: reuse the files of the seeded profiles' photos, so pages show real images.
