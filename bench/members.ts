@@ -84,7 +84,7 @@ async function addMembers(database: Database, count: number): Promise<void> {
     select u.id, f.filename, f.thumb_filename, 'active', k = 3, f.width, f.height
     from users u cross join generate_series(1, 3) k join f on f.i = (u.id + k) % f.n
     where u.id >= ${first} and k <= 1 + u.id % 3`);
-  await db.execute(sql`update profiles p set main_photo_id = (select min(id) from photos where user_id = p.user_id) where p.user_id >= ${first}`);
+  await db.execute(sql`update profiles p set main_photo_id = m.id from (select user_id, min(id) as id from photos where user_id >= ${first} group by user_id) m where p.user_id = m.user_id`);
   await db.execute(sql`
     insert into likes (site_id, liker_id, liked_id, source, created_at)
     select ${SITE}, u.id, ${first} + ((u.id * 31 + k * 7877) % ${count}), 'profile', now() - (k * 3600 + u.id % 3600) * interval '1 second'
@@ -336,7 +336,10 @@ for (const kind of KINDS) {
     for (const l of loads) console.log(`${pad(l.name.slice(0, 58), 58)} ${num(l.rps, 0)} ${num(l.p50)} ${num(l.p99)} ${String(l.errors).padStart(7)} ${String(l.non2xx).padStart(8)}`);
     for (let i = 0; i + 1 < loads.length; i += 2) console.log(`ratio ${loads[i]!.name.trim()}: throughput ${(loads[i]!.rps / loads[i + 1]!.rps).toFixed(3)} of node:http`);
   } finally {
-    await dropDatabase?.();
-    await rm(dataDir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP) console.log(`kept: DATABASE_URL=${url} DATA_DIR=${dataDir}`);
+    else {
+      await dropDatabase?.();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   }
 }

@@ -93,6 +93,14 @@ async function openPostgres(url: string, poolSize?: number): Promise<Database> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const client = postgres(url, { max: poolSize ?? Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+  // Drizzle sends every query as an unnamed statement, so PostgreSQL parses and plans each one again
+  // (~0.5–1 ms of its CPU per query, 20× the execution of a keyed lookup). postgres.js can keep a
+  // prepared statement per distinct query text on each connection and only bind the next time: the
+  // query shapes of this app are a bounded set, and a plan invalidated by a migration is re-prepared by
+  // postgres.js itself. docs/decisions/029-prepared-statements.md
+  const unsafe = client.unsafe.bind(client);
+  client.unsafe = ((query: string, args?: unknown[], options?: Record<string, unknown>) =>
+    unsafe(query, args as never, { ...options, prepare: args !== undefined && args.length > 0 })) as typeof client.unsafe;
   const db = drizzle({ client, schema }) as unknown as Db;
   return {
     db,
