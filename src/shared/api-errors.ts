@@ -24,6 +24,8 @@ export const API_ERRORS = {
   photo_limit_reached: 403,
   wrong_password: 400,
   push_endpoint_in_use: 409,
+  member_not_found: 404,
+  self_not_allowed: 400,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
