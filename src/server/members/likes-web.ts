@@ -28,7 +28,10 @@ export function likeDeps(app: AppContext, request: { linkOrigin: string; respons
     db: app.db,
     bus: app.bus,
     clock: app.clock,
-    notify: (memberId, event) => app.background.run(`notify ${event.type}`, () => notify(app, memberId, event, { origin: request.linkOrigin }), request.responseDone),
+    // Not awaited: the task waits for the answer to have gone, and the like waits for nothing.
+    notify: async (memberId, event) => {
+      void app.background.run(`notify ${event.type}`, () => notify(app, memberId, event, { origin: request.linkOrigin }), request.responseDone);
+    },
   };
 }
 
