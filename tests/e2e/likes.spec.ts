@@ -2,14 +2,14 @@
  * Likes in a real browser: the demo free member likes a seeded member and the premium member, the premium
  * member likes back (a second, API-only session), the free member sees the 'It's a match' modal with
  * the photo and the conversation button, the nav badge, and the matches tab; opening the profile from
- * there clears the badge (LIK-01..03, NAV-01).
+ * there clears the badge; `?t=1` brings the like pop-up (LIK-01..04, NAV-01).
  */
 import { expect, request as apiRequest, test } from '@playwright/test';
 
 const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
 const PASSWORD = 'demo-password-1';
 
-test('LIK-01 LIK-02 LIK-03 NAV-01 a like back shows the match modal, the badge and the matches tab', async ({ page, context, baseURL }) => {
+test('LIK-01 LIK-02 LIK-03 LIK-04 NAV-01 a like back shows the match modal, the badge and the matches tab', async ({ page, context, baseURL }) => {
   await context.addCookies([
     { name: 'lang', value: 'en', url: baseURL! },
     { name: 'entry_ok', value: '1', url: baseURL! },
@@ -19,8 +19,9 @@ test('LIK-01 LIK-02 LIK-03 NAV-01 a like back shows the match modal, the badge a
   const premium = await (await premiumApi.post('/api/user.php', { headers: XHR, data: { email: 'premium@demo.test', password: PASSWORD } })).json();
   try {
     // The free member likes a seeded (fictional) member from the members grid, and the premium member.
-    await page.goto('/members');
-    const seededId = Number(await page.locator('[data-member-grid] [data-member-id]').filter({ has: page.locator('[data-fictional]') }).first().getAttribute('data-member-id'));
+    // (Read without opening it: an open members page would ask for the 'new like' itself and race the test.)
+    const grid = await (await page.request.get('/members')).text();
+    const seededId = Number(/data-member-id="(\d+)"><a [^>]*>(?:(?!<\/li>).)*data-fictional/s.exec(grid)![1]);
     expect((await page.request.post('/api/likes.php', { data: { id: seededId } })).status()).toBe(201);
     expect((await page.request.post('/api/likes.php', { data: { id: premium.id } })).status()).toBe(201);
     // Liked back: a match.
@@ -51,6 +52,15 @@ test('LIK-01 LIK-02 LIK-03 NAV-01 a like back shows the match modal, the badge a
     await expect(page.locator(`[data-profile-id="${premium.id}"]`)).toBeVisible();
     await expect(page.locator('#likes-badge')).toBeHidden();
     await expect(page.locator('dialog[data-like-modal]')).toBeHidden();
+
+    // LIK-04: with ?t=1 the like pop-up comes after a second, t leaves the address, the pop-up opens the profile.
+    await page.goto('/likes/given?t=1');
+    const popup = page.locator('[data-like-popup]');
+    await expect(popup).toBeVisible();
+    await expect(popup).toContainText(premium.profile.name);
+    expect(new URL(page.url()).search).toBe('');
+    await popup.getByRole('link').click();
+    await expect(page).toHaveURL(new RegExp(`/likes/m/${premium.id}$`));
   } finally {
     await page.request.delete(`/api/likes.php?id=${premium.id}`, { headers: { origin: baseURL! } });
     await premiumApi.delete(`/api/likes.php?id=${free.id}`, { headers: { origin: baseURL! } });
