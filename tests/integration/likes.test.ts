@@ -135,6 +135,8 @@ describe('likes and blocks', () => {
     expect(page.text).toMatch(/<span id="likes-badge"[^>]*data-badge="likes"[^>]*>1<\/span>/);
     expect(page.text).not.toMatch(/id="likes-badge"[^>]*hidden/);
     expect(page.text).toContain('"newLikes":1');
+    // A like not shown yet: the page brings the modal (LIK-03).
+    expect(page.text).toContain('data-like-modal');
     // Switched off: nothing is sent.
     await server.booted.app.db.update(users).set({ notificationsDisabled: ['like_received'] }).where(eq(users.id, premium.id));
     try {
@@ -147,7 +149,7 @@ describe('likes and blocks', () => {
     }
   });
 
-  it('LIK-03 the next unshown like comes once from auto-like.php, then 204', async () => {
+  it('LIK-03 LIK-04 the next unshown like comes once from auto-like.php, then 204; the modal only when needed', async () => {
     const res = await server.request('/api/auto-like.php', as(free));
     expect(res.status).toBe(200);
     expect(res.json()).toMatchObject({ id: premium.id, name: expect.any(String), fictional: false, match: false });
@@ -155,6 +157,9 @@ describe('likes and blocks', () => {
     const next = await server.request('/api/auto-like.php', as(free));
     expect(next.status).toBe(204);
     expect(next.text).toBe('');
+    // Nothing left to show: no modal and no script on the page, unless `t` asks for the pop-up (LIK-04).
+    expect((await server.request('/members', as(free))).text).not.toContain('data-like-modal');
+    expect((await server.request('/members?t=5', as(free))).text).toContain('data-like-popup');
   });
 
   it('LIK-01 the likes pages list received, given and matches with links to /likes/m/{id}', async () => {

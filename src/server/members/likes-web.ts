@@ -4,7 +4,7 @@
  * it travels in URLs, the JSON form of a like card, and the new-likes count of the navigation (NAV-01,
  * NAV-06, CLI-09).
  */
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { likes, profiles, users } from '../../db/schema';
 import type { AppContext } from '../context';
@@ -73,29 +73,43 @@ export function likeCardJson(prefix: string, card: LikeCard) {
   };
 }
 
-/** How many likes the member received and has not seen yet, from members listed to them (the nav badge). */
-export async function countNewLikes(db: Db, member: Member): Promise<number> {
+/** Likes the member received from members listed to them: not yet seen (the nav badge) and not yet shown (the modal). */
+export interface LikeAttention {
+  newLikes: number;
+  unshown: number;
+}
+
+/** One query for both counts of {@link LikeAttention}. */
+export async function countLikeAttention(db: Db, member: Member): Promise<LikeAttention> {
   const [row] = await db
-    .select({ n: count() })
+    .select({
+      newLikes: sql<number>`count(*) filter (where ${likes.seenAt} is null)`.mapWith(Number),
+      unshown: sql<number>`count(*) filter (where ${likes.shownAt} is null)`.mapWith(Number),
+    })
     .from(likes)
     .innerJoin(users, eq(users.id, likes.likerId))
     .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(and(eq(likes.likedId, member.userId), isNull(likes.seenAt), listedTo({ siteId: member.siteId, userId: member.userId })));
-  return row?.n ?? 0;
+    .where(and(eq(likes.likedId, member.userId), or(isNull(likes.seenAt), isNull(likes.shownAt)), listedTo({ siteId: member.siteId, userId: member.userId })));
+  return { newLikes: row?.newLikes ?? 0, unshown: row?.unshown ?? 0 };
 }
 
-const pending = new WeakMap<object, Promise<number>>();
+const pending = new WeakMap<object, Promise<LikeAttention>>();
 
 /**
- * The new-likes count for this request's member (0 for a visitor), read once per request however many
- * components ask (the top navigation and the boot data both do).
+ * The like counts for this request's member (zeros for a visitor), read once per request however many
+ * components ask (the top navigation, the boot data and the like modal all do).
  */
-export function newLikesForRequest(locals: { app: AppContext; user: { id: number } | null; site: { settings: { id: number } } }): Promise<number> {
-  if (!locals.user) return Promise.resolve(0);
+export function likeAttentionForRequest(locals: { app: AppContext; user: { id: number } | null; site: { settings: { id: number } } }): Promise<LikeAttention> {
+  if (!locals.user) return Promise.resolve({ newLikes: 0, unshown: 0 });
   let n = pending.get(locals);
   if (!n) {
-    n = countNewLikes(locals.app.db, { siteId: locals.site.settings.id, userId: locals.user.id });
+    n = countLikeAttention(locals.app.db, { siteId: locals.site.settings.id, userId: locals.user.id });
     pending.set(locals, n);
   }
   return n;
+}
+
+/** The new-likes count for this request's member (NAV-01, NAV-06, CLI-09). */
+export async function newLikesForRequest(locals: Parameters<typeof likeAttentionForRequest>[0]): Promise<number> {
+  return (await likeAttentionForRequest(locals)).newLikes;
 }
