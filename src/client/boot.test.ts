@@ -54,15 +54,24 @@ function fakeEnv() {
 }
 
 let userCalls = 0;
+let likesCalls = 0;
+/** What GET /api/likes.php answers: three likes received, two of them new. */
+const likes = { type: 'received', profiles: [], next: null, liked_by: [{ id: 7, like_new: true }, { id: 8, like_new: false }, { id: 9, like_new: true }] };
 beforeEach(() => {
   vi.useFakeTimers();
   userCalls = 0;
+  likesCalls = 0;
   $counters.set({ unreadMessages: 0, newLikes: 0 });
   setApiClient(
     createApiClient({
       baseUrl: 'http://site.test',
       onAuthenticationRequired: () => undefined,
-      fetch: async () => {
+      fetch: async (input) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (url.includes('/api/likes.php')) {
+          likesCalls++;
+          return new Response(JSON.stringify(likes), { headers: { 'content-type': 'application/json' } });
+        }
         userCalls++;
         return new Response(JSON.stringify(user), { headers: { 'content-type': 'application/json' } });
       },
@@ -86,10 +95,23 @@ describe('startClient', () => {
     expect(chats).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(userCalls).toBe(2);
+    expect(likesCalls).toBe(2);
     stop();
     unregister();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(userCalls).toBe(2);
+  });
+
+  it('NAV-06 CLI-09 CLI-08 the new-likes count starts from the page and follows the periodic likes reload', async () => {
+    const { env } = fakeEnv();
+    const stop = startClient({ user, lang: 'nl', title: 'Leden', newLikes: 5 }, env);
+    expect($counters.get().newLikes).toBe(5);
+    expect(env.document.title).toBe('(5) Leden');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(likesCalls).toBe(1);
+    expect($counters.get().newLikes).toBe(2);
+    expect(env.document.title).toBe('(2) Leden');
+    stop();
   });
 
   it('CLI-08 a visitor gets no periodic refresh', async () => {

@@ -4,7 +4,9 @@
  * (CLI-06), bounce logging (CLI-05), connectivity (CLI-07), title count (NAV-06), app badge (CLI-09)
  * and, for a signed-in member, the periodic refresh (CLI-08). No React here: this runs on every page.
  */
-import { $attentionCount, $online } from '../stores/counters';
+import { $attentionCount, $counters, $online, setNewLikes } from '../stores/counters';
+import { loadLikes } from '../stores/likes';
+import { computed } from 'nanostores';
 import { $language, $user, loadUser, type User } from '../stores/user';
 import { isLanguage } from '../shared/languages';
 import { isAuthenticationRequired } from './api';
@@ -16,6 +18,7 @@ import { bindLoadingBarToNavigation, createLoadingBar, type LoadingBarElement, t
 import { installBounceLogging, installPageHiddenBeacon, type BeaconNavigator } from './page-events';
 import { startPeriodicRefresh, type Clock, type RefreshTask } from './refresh';
 import { bindDocumentTitle } from './title';
+import { bindCountBadge, type BadgeElement } from './nav-badge';
 
 /** What the server puts in `<script type="application/json" id="app-boot">`. */
 export interface BootData {
@@ -25,6 +28,8 @@ export interface BootData {
   title: string;
   /** Whether this browser has a push subscription (refresh every 300 s instead of 60 s). */
   pushSubscribed?: boolean;
+  /** The member's new likes when the page was rendered (NAV-01, NAV-06, CLI-09 before the first reload). */
+  newLikes?: number;
 }
 
 /** The id of the boot data script element. */
@@ -32,6 +37,7 @@ export const BOOT_DATA_ID = 'app-boot';
 export const LOADING_BAR_ID = 'loading-bar';
 export const OFFLINE_BANNER_ID = 'offline-banner';
 export const BACK_BUTTON_ID = 'back-button';
+export const LIKES_BADGE_ID = 'likes-badge';
 
 type Listening = {
   addEventListener(type: string, listener: (event: Event) => void): void;
@@ -114,11 +120,15 @@ export function startClient(data: BootData, env: BootEnv): () => void {
   const back = doc.getElementById(BACK_BUTTON_ID) as unknown as BackButtonElement | null;
   if (back && 'matchMedia' in win) cleanups.push(bindBackButton(back, win as unknown as BackButtonWindow));
 
+  setNewLikes(data.newLikes ?? 0);
+  const likesBadge = doc.getElementById(LIKES_BADGE_ID) as unknown as BadgeElement | null;
+  if (likesBadge) cleanups.push(bindCountBadge(likesBadge, computed($counters, (c) => c.newLikes)));
   cleanups.push(bindDocumentTitle(doc, $attentionCount, data.title || undefined));
   cleanups.push(bindAppBadge(navigator, $attentionCount));
 
   if (data.user) {
     cleanups.push(registerRefreshTask(loadUser));
+    cleanups.push(registerRefreshTask(loadLikes));
     cleanups.push(startPeriodicRefresh({ clock, tasks: refreshTasks, isPushSubscribed: () => pushSubscribed }));
   }
 

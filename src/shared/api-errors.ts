@@ -10,6 +10,8 @@ export const API_ERRORS = {
   authentication_required: 403,
   cross_site_request: 403,
   not_found_api: 404,
+  member_not_found: 404,
+  self_not_allowed: 400,
   method_not_allowed: 405,
   payload_too_large: 413,
   too_many_attempts: 429,

@@ -368,18 +368,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/likes.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in member's likes (LIK-01)
+         * @description `profiles`: one page (newest first) of the list `type` — received (default), given or matches —
+         *     as member cards; `next` continues it (pass it as `after`). `liked_by`: everyone listed to the
+         *     member who liked them, with whether the like is still new (the navigation's new-likes badge).
+         */
+        get: operations["getLikes"];
+        put?: never;
+        /** Like a member (LIK-01); idempotent. The liked member is notified per their preferences. */
+        post: operations["likeMember"];
+        /** Take a like back; idempotent */
+        delete: operations["unlikeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auto-like.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The next like not yet shown, for the 'New like' / match modal (LIK-03); marked shown */
+        get: operations["getAutoLike"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/block.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Block a member of the site (BLK-01); idempotent */
+        post: operations["blockMember"];
+        /** Lift a block; idempotent */
+        delete: operations["unblockMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates";
+        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates";
         Error: {
             error: components["schemas"]["ErrorCode"];
             message?: string;
             fields?: {
                 [key: string]: string;
             };
+        };
+        MemberTarget: {
+            id: number;
+        };
+        LikeResult: {
+            ok: boolean;
+            id: number;
+            created: boolean;
+            /** @description The member likes back (a match). */
+            match: boolean;
+        };
+        BlockResult: {
+            ok: boolean;
+            id: number;
+            created: boolean;
+        };
+        RemoveResult: {
+            ok: boolean;
+            id: number;
+            removed: boolean;
+        };
+        CardImage: {
+            thumb: string;
+            match: string;
+        };
+        LikeCard: {
+            id: number;
+            name: string;
+            age: number;
+            country: string;
+            region: string | null;
+            city: string | null;
+            /** @description A fictional profile (MEM-05); physical contact is not possible. */
+            fictional: boolean;
+            main_image: components["schemas"]["CardImage"] | null;
+            like_new: boolean;
+            /** Format: date-time */
+            liked_at: string;
+        };
+        Likes: {
+            /** @enum {string} */
+            type: "received" | "given" | "matches";
+            profiles: components["schemas"]["LikeCard"][];
+            next: string | null;
+            liked_by: {
+                id: number;
+                like_new: boolean;
+            }[];
+        };
+        AutoLike: {
+            id: number;
+            name: string;
+            fictional: boolean;
+            match: boolean;
+            main_image: {
+                match: string;
+            } | null;
         };
         InvitationRequest: {
             /** Format: email */
@@ -682,6 +798,7 @@ export interface components {
         };
     };
     parameters: {
+        MemberId: string;
         ClientHeader: "XMLHttpRequest";
     };
     requestBodies: never;
@@ -1393,6 +1510,179 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    getLikes: {
+        parameters: {
+            query?: {
+                type?: "received" | "given" | "matches";
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Likes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Likes"];
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    likeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberTarget"];
+            };
+        };
+        responses: {
+            /** @description Already liked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikeResult"];
+                };
+            };
+            /** @description Liked */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikeResult"];
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    unlikeMember: {
+        parameters: {
+            query: {
+                id: components["parameters"]["MemberId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveResult"];
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    getAutoLike: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A like to show */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoLike"];
+                };
+            };
+            /** @description Nothing new to show */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Error"];
+        };
+    };
+    blockMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberTarget"];
+            };
+        };
+        responses: {
+            /** @description Already blocked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockResult"];
+                };
+            };
+            /** @description Blocked */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BlockResult"];
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    unblockMember: {
+        parameters: {
+            query: {
+                id: components["parameters"]["MemberId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveResult"];
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
         };
     };
 }

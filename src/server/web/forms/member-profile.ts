@@ -7,7 +7,7 @@
  */
 import { block, unblock } from '../../members/blocks';
 import { like, unlike } from '../../members/likes';
-import { notify } from '../../notify/notify';
+import { likeDeps } from '../../members/likes-web';
 import type { RequestContext } from '../../request-context';
 import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
 
@@ -29,7 +29,7 @@ export function returnPath(posted: string, memberId: number): string {
 }
 
 export function memberProfileForm(
-  ctx: Pick<RequestContext, 'app' | 't' | 'user' | 'site' | 'linkOrigin'>,
+  ctx: Pick<RequestContext, 'app' | 't' | 'user' | 'site' | 'linkOrigin' | 'responseDone'>,
   memberId: number | null,
 ): MultiActionSpec<undefined, ProfileAction> {
   const { app, t, user } = ctx;
@@ -42,22 +42,18 @@ export function memberProfileForm(
       if (memberId === null) return notFound();
       return handler({ siteId, userId: user.id }, memberId, returnPath(form.text('next'), memberId));
     };
-  const likeDeps = {
-    db: app.db,
-    bus: app.bus,
-    clock: app.clock,
-    notify: async (to: number, event: Parameters<typeof notify>[2]) => app.background.run('notify-like', () => notify(app, to, event, { origin: ctx.linkOrigin })),
-  };
+  // The liked member is told after this answer has gone (likes-web.ts): a slow mail server never slows a like.
+  const deps = likeDeps(app, ctx);
   return {
     field: 'action',
     actions: {
       like: act('like', async (member, otherId, back) => {
-        const result = await like(likeDeps, member, otherId, 'profile');
+        const result = await like(deps, member, otherId, 'profile');
         if (result.type === 'refused') return result.reason === 'self' ? invalid(400, { formError: t('errors:validation_failed'), reason: 'self' }) : notFound();
         return redirect(back);
       }),
       unlike: act('like', async (member, otherId, back) => {
-        await unlike(likeDeps, member, otherId);
+        await unlike(deps, member, otherId);
         return redirect(back);
       }),
       block: act('block', async (member, otherId) => {

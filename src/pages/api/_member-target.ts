@@ -1,0 +1,26 @@
+/**
+ * The member a like or block call is about: `{ id }` in a JSON body (POST) or `?id=` in the query
+ * (DELETE). A bad id is 400 `validation_failed`; the services' refusals map to stable codes.
+ */
+import { z } from 'zod';
+import { ApiError, readJson, readQuery } from '../../server/http/api';
+
+const MAX_ID = 2_147_483_647;
+
+const bodySchema = z.object({ id: z.number().int().min(1).max(MAX_ID) });
+const querySchema = z.object({ id: z.string().regex(/^[1-9]\d{0,9}$/) });
+
+export async function targetFromBody(request: Request): Promise<number> {
+  return (await readJson(request, bodySchema)).id;
+}
+
+export function targetFromQuery(url: URL): number {
+  const id = Number(readQuery(url, querySchema).id);
+  if (id > MAX_ID) throw new ApiError('validation_failed', { id: 'too_big' });
+  return id;
+}
+
+/** A refusal of the likes or blocks service as the API's error: oneself 400, anyone not listed 404. */
+export function refusal(reason: 'self' | 'not_found'): ApiError {
+  return new ApiError(reason === 'self' ? 'self_not_allowed' : 'member_not_found');
+}

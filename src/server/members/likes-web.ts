@@ -1,0 +1,115 @@
+/**
+ * What the likes API and pages share on top of the likes service (likes.ts): the service's dependencies
+ * bound to a request (notify runs after the answer, per the member's preferences), the keyset cursor as
+ * it travels in URLs, the JSON form of a like card, and the new-likes count of the navigation (NAV-01,
+ * NAV-06, CLI-09).
+ */
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { likes, profiles, users } from '../../db/schema';
+import type { AppContext } from '../context';
+import { notify } from '../notify/notify';
+import type { LikeCard, LikeCursor, LikeDeps, LikeListType, Member } from './likes';
+import { listedTo } from './visibility';
+
+export const LIKE_LIST_TYPES: readonly LikeListType[] = ['received', 'given', 'matches'];
+
+export function isLikeListType(value: string | undefined): value is LikeListType {
+  return value !== undefined && (LIKE_LIST_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * The likes service's dependencies for one request. The liked member is told through `notify` (push and
+ * mail by their preferences) in the background once the answer has gone, so a slow mail server never
+ * slows a like; the app awaits such work before closing.
+ */
+export function likeDeps(app: AppContext, request: { linkOrigin: string; responseDone: Promise<void> }): LikeDeps {
+  return {
+    db: app.db,
+    bus: app.bus,
+    clock: app.clock,
+    // Not awaited: the task waits for the answer to have gone, and the like waits for nothing.
+    notify: async (memberId, event) => {
+      void app.background.run(`notify ${event.type}`, () => notify(app, memberId, event, { origin: request.linkOrigin }), request.responseDone);
+    },
+  };
+}
+
+/** A cursor in a URL: `<ISO time>_<like id>`. */
+export function formatCursor(cursor: LikeCursor): string {
+  return `${cursor.at}_${cursor.id}`;
+}
+
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z)_([1-9]\d{0,9})$/;
+
+/** The cursor of a URL parameter, or null when absent or malformed (the list then starts at the top). */
+export function parseCursor(value: string | null | undefined): LikeCursor | null {
+  const m = value ? CURSOR.exec(value) : null;
+  if (!m) return null;
+  const id = Number(m[2]);
+  if (id > 2_147_483_647 || Number.isNaN(Date.parse(m[1]!))) return null;
+  return { at: m[1]!, id };
+}
+
+/** The main photo's URLs: `thumb` for cards, `match` (the full image) for the match modal. */
+export function mainImage(prefix: string, card: { thumb: string | null; image: string | null }): { thumb: string; match: string } | null {
+  if (!card.image) return null;
+  return { thumb: `${prefix}/photos/${card.thumb ?? card.image}`, match: `${prefix}/photos/${card.image}` };
+}
+
+/** A like card as the API sends it. */
+export function likeCardJson(prefix: string, card: LikeCard) {
+  return {
+    id: card.id,
+    name: card.name,
+    age: card.age,
+    country: card.country,
+    region: card.region,
+    city: card.city,
+    fictional: card.fictional,
+    main_image: mainImage(prefix, card),
+    like_new: card.isNew,
+    liked_at: card.likedAt.toISOString(),
+  };
+}
+
+/** Likes the member received from members listed to them: not yet seen (the nav badge) and not yet shown (the modal). */
+export interface LikeAttention {
+  newLikes: number;
+  unshown: number;
+}
+
+/** One query for both counts of {@link LikeAttention}. */
+export async function countLikeAttention(db: Db, member: Member): Promise<LikeAttention> {
+  const [row] = await db
+    .select({
+      newLikes: sql<number>`count(*) filter (where ${likes.seenAt} is null)`.mapWith(Number),
+      unshown: sql<number>`count(*) filter (where ${likes.shownAt} is null)`.mapWith(Number),
+    })
+    .from(likes)
+    .innerJoin(users, eq(users.id, likes.likerId))
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(and(eq(likes.likedId, member.userId), or(isNull(likes.seenAt), isNull(likes.shownAt)), listedTo({ siteId: member.siteId, userId: member.userId })));
+  return { newLikes: row?.newLikes ?? 0, unshown: row?.unshown ?? 0 };
+}
+
+const pending = new WeakMap<object, Promise<LikeAttention>>();
+
+/**
+ * The like counts for this request's member (zeros for a visitor), read once per request however many
+ * components ask (the top navigation, the boot data and the like modal all do).
+ */
+export function likeAttentionForRequest(locals: { app: AppContext; user: { id: number } | null; site: { settings: { id: number } } }): Promise<LikeAttention> {
+  if (!locals.user) return Promise.resolve({ newLikes: 0, unshown: 0 });
+  let n = pending.get(locals);
+  if (!n) {
+    n = countLikeAttention(locals.app.db, { siteId: locals.site.settings.id, userId: locals.user.id });
+    pending.set(locals, n);
+  }
+  return n;
+}
+
+/** The new-likes count for this request's member (NAV-01, NAV-06, CLI-09). */
+export async function newLikesForRequest(locals: Parameters<typeof likeAttentionForRequest>[0]): Promise<number> {
+  return (await likeAttentionForRequest(locals)).newLikes;
+}
