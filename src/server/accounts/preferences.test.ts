@@ -6,7 +6,7 @@ import { type Database } from '../../db/client';
 import { profiles, users } from '../../db/schema';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { createSession, validateSessionToken } from '../auth/sessions';
-import { listMemberCards } from '../members/listing';
+import { isListedTo } from '../members/visibility';
 import { changePassword, NOTIFICATION_KEYS, notificationStates, setInvisible, setNotificationPreferences } from './preferences';
 
 const clock = new FakeClock();
@@ -62,7 +62,8 @@ describe('notification preferences', () => {
 describe('invisible mode', () => {
   it('SET-01 invisible members drop out of member listings and come back when visible again', async () => {
     const id = await member();
-    const visible = async () => (await listMemberCards(database.db, { siteId, now: clock.now(), perPage: 60 })).cards.some((c) => c.id === id);
+    // The one listing rule every list (search, likes, games, signup matches) applies.
+    const visible = () => isListedTo(database.db, { siteId, userId: null }, id);
     expect(await visible()).toBe(true);
     await setInvisible(deps(), id, true);
     expect((await row(id)).invisible).toBe(true);

@@ -14,7 +14,7 @@ import { likes, photos, profiles, regions, users, type LikeSource } from '../../
 import type { Clock } from '../clock';
 import type { NotifyEvent } from '../notify/notify';
 import type { EventBus } from '../realtime/bus';
-import { toMemberCard, type MemberCard } from './listing';
+import { activeMainPhoto, memberCardColumns, regionOfProfile, toMemberCard, type MemberCard } from './listing';
 import { isListedTo, listedTo, type Viewer } from './visibility';
 
 export interface LikeDeps {
@@ -45,15 +45,7 @@ const likedBack = sql<boolean>`exists (select 1 from likes as like_back where li
 function selectLikeCards(db: Db, otherSide: typeof likes.likerId | typeof likes.likedId) {
   return db
     .select({
-      id: users.id,
-      name: profiles.name,
-      birthDate: profiles.birthDate,
-      country: profiles.country,
-      region: regions.name,
-      city: profiles.city,
-      fictional: profiles.fictional,
-      thumb: photos.thumbFilename,
-      image: photos.filename,
+      ...memberCardColumns,
       likeId: likes.id,
       likedAt: likes.createdAt,
       seenAt: likes.seenAt,
@@ -62,8 +54,8 @@ function selectLikeCards(db: Db, otherSide: typeof likes.likerId | typeof likes.
     .from(likes)
     .innerJoin(users, eq(users.id, otherSide))
     .innerJoin(profiles, eq(profiles.userId, users.id))
-    .leftJoin(regions, eq(regions.id, profiles.regionId))
-    .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), eq(photos.status, 'active')));
+    .leftJoin(regions, regionOfProfile)
+    .leftJoin(photos, activeMainPhoto);
 }
 
 const viewerOf = (m: Member): Viewer => ({ siteId: m.siteId, userId: m.userId });

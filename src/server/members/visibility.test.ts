@@ -3,8 +3,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { blocks, profiles, sites, users } from '../../db/schema';
-import { listMemberCards } from './listing';
-import { isListedTo } from './visibility';
+import { desc } from 'drizzle-orm';
+import { selectMemberCards } from './listing';
+import { isListedTo, listedTo } from './visibility';
 
 const clock = new FakeClock();
 let kit: SeededDatabase;
@@ -30,7 +31,7 @@ async function member(site = siteId, extra: Partial<typeof users.$inferInsert> =
 }
 
 const listed = async (viewerId: number | null, id: number) =>
-  (await listMemberCards(kit.db, { siteId, now: clock.now(), perPage: 60, excludeUserId: viewerId })).cards.some((c) => c.id === id);
+  (await selectMemberCards(kit.db).where(listedTo({ siteId, userId: viewerId })).orderBy(desc(profiles.lastActiveAt), desc(users.id)).limit(60)).some((c) => c.id === id);
 
 describe('who is listed to whom', () => {
   it('BLK-01 a block hides both members from each other, in lists and profile checks, and from nobody else', async () => {
