@@ -88,6 +88,12 @@ async function hydrateIslands(page: Page, desktop: boolean): Promise<void> {
   for (const island of await page.locator('astro-island').all()) {
     await island.evaluate((el) => [...el.querySelectorAll('*')].find((child) => child.getClientRects().length > 0)?.scrollIntoView({ block: 'center' }));
   }
+  // Other islands that wait for an interaction (client:interaction) come to life when one of their
+  // controls gets the focus, as a keyboard user's would.
+  const selectors = await page.locator('astro-island[client="interaction"]:not([component-url*="SignupModal"])').evaluateAll((islands) =>
+    islands.map((el) => (JSON.parse(el.getAttribute('opts') ?? '{}') as { value?: { selector?: string } }).value?.selector).filter((s): s is string => Boolean(s)),
+  );
+  for (const selector of selectors) await page.locator(selector).first().focus();
   const modalIsland = page.locator('astro-island[component-url*="SignupModal"]');
   const entry = page.locator('[data-signup-entry]').first();
   const modalOpens = desktop && (await modalIsland.count()) > 0 && (await entry.isVisible());
@@ -176,6 +182,7 @@ test.describe('page types', () => {
   const memberPages = () => [
     '/members',
     `/members/${memberId}`,
+    '/likes',
     '/profile',
     '/settings',
     '/notifications',

@@ -2,9 +2,10 @@
  * Member cards: their columns and joins, shared by the search (search.ts), the likes (likes.ts) and the
  * signup matches (matches.ts); each adds its own conditions, order and keyset.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { photos, profiles, regions, users } from '../../db/schema';
+import { listedTo } from './visibility';
 
 export interface MemberCard {
   id: number;
@@ -59,4 +60,13 @@ export function selectMemberCards(db: Db) {
 /** A card row with the age on `now`. */
 export function toMemberCard<R extends { birthDate: string }>(row: R, now: Date): R & { age: number } {
   return { ...row, age: ageOn(row.birthDate, now) };
+}
+
+/** The most recently active members a visitor of the site may see (the landing page's teaser). */
+export async function newestMemberCards(db: Db, options: { siteId: number; now: Date; limit: number }): Promise<MemberCard[]> {
+  const rows = await selectMemberCards(db)
+    .where(listedTo({ siteId: options.siteId, userId: null }))
+    .orderBy(desc(profiles.lastActiveAt), desc(users.id))
+    .limit(options.limit);
+  return rows.map((r) => toMemberCard(r, options.now));
 }
