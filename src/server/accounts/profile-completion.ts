@@ -7,6 +7,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { photos, profiles, regions, users } from '../../db/schema';
+import { regionInCountry } from '../members/places';
 import { BODY_TYPES, EYE_COLOURS, HAIR_COLOURS, INTERESTS, RELATIONSHIP_STATUSES, SIGNUP_REASONS, TATTOOS } from '../../shared/interests';
 
 export const SIGNUP_STEPS = ['photo', 'about', 'push', 'confirm_email', 'summary'] as const;
@@ -136,6 +137,21 @@ export function aboutFromForm(form: FormData): Record<string, unknown> {
 
 export type SaveAboutResult = { type: 'ok' } | { type: 'error'; fields: Record<string, string> };
 
+/** The profile columns the about step (and the profile editor) sets from its checked input. */
+export function aboutColumns(input: z.infer<typeof aboutSchema>) {
+  return {
+    about: input.about,
+    hairColour: input.hair_colour,
+    eyeColour: input.eye_colour,
+    bodyType: input.body_type,
+    relationshipStatus: input.relationship_status,
+    tattoos: input.tattoos,
+    signupReason: input.signup_reason,
+    interests: input.interests,
+    regionId: input.region_id,
+  };
+}
+
 /**
  * Saves the about-me step onto the profile. Any bad field refuses the whole form (nothing is saved);
  * the region must belong to the profile's country.
@@ -153,27 +169,7 @@ export async function saveAbout(db: Db, userId: number, raw: unknown): Promise<S
   const input = parsed.data;
   const [profile] = await db.select({ country: profiles.country }).from(profiles).where(eq(profiles.userId, userId)).limit(1);
   if (!profile) throw new Error(`saveAbout: no profile for user ${userId}`);
-  if (input.region_id !== null) {
-    const [region] = await db
-      .select({ id: regions.id })
-      .from(regions)
-      .where(and(eq(regions.id, input.region_id), eq(regions.country, profile.country)))
-      .limit(1);
-    if (!region) return { type: 'error', fields: { region_id: 'invalid_choice' } };
-  }
-  await db
-    .update(profiles)
-    .set({
-      about: input.about,
-      hairColour: input.hair_colour,
-      eyeColour: input.eye_colour,
-      bodyType: input.body_type,
-      relationshipStatus: input.relationship_status,
-      tattoos: input.tattoos,
-      signupReason: input.signup_reason,
-      interests: input.interests,
-      regionId: input.region_id,
-    })
-    .where(eq(profiles.userId, userId));
+  if (input.region_id !== null && !(await regionInCountry(db, input.region_id, profile.country))) return { type: 'error', fields: { region_id: 'invalid_choice' } };
+  await db.update(profiles).set(aboutColumns(input)).where(eq(profiles.userId, userId));
   return { type: 'ok' };
 }

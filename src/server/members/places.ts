@@ -3,7 +3,7 @@
  * position to the nearest region by the regions' centroids the project ships (`regions.lat_e4/lon_e4`,
  * from src/db/seed-data.ts). No network: a position is only ever compared with those centroids.
  */
-import { asc, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { regions } from '../../db/schema';
 
@@ -25,6 +25,16 @@ export async function listRegions(db: Db, countries: readonly string[]): Promise
 }
 
 /** A position farther than this from every centroid is "not near any of our regions". */
+/** Whether region `id` exists and lies in `country` (a profile's region must be in its own country). */
+export async function regionInCountry(db: Db, id: number, country: string): Promise<boolean> {
+  const [region] = await db
+    .select({ id: regions.id })
+    .from(regions)
+    .where(and(eq(regions.id, id), eq(regions.country, country)))
+    .limit(1);
+  return region !== undefined;
+}
+
 export const GEOCODE_MAX_KM = 250;
 
 export interface Geocode {

@@ -5,11 +5,12 @@
  * and an age range. The member search starts from these (search.ts `memberDefaults`), as the last
  * signup step promises. Any bad field refuses the whole form: nothing is saved.
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { profiles, regions, users } from '../../db/schema';
-import { aboutSchema } from '../accounts/profile-completion';
+import { profiles, users } from '../../db/schema';
+import { aboutColumns, aboutSchema } from '../accounts/profile-completion';
+import { regionInCountry } from './places';
 import { checkName } from '../accounts/rules';
 import { sexualityFor } from '../accounts/signup';
 import { SEARCH_MAX_AGE } from './search';
@@ -127,28 +128,15 @@ export async function saveProfile(db: Db, userId: number, raw: unknown, options:
     fields.search_max_age = 'age_order';
   }
   if (input.region_id !== null) {
-    const [region] = await db
-      .select({ id: regions.id })
-      .from(regions)
-      .where(and(eq(regions.id, input.region_id), eq(regions.country, row.country)))
-      .limit(1);
-    if (!region) fields.region_id = 'invalid_choice';
+    if (!(await regionInCountry(db, input.region_id, row.country))) fields.region_id = 'invalid_choice';
   }
   if (Object.keys(fields).length > 0) return { type: 'error', fields };
   const gender = row.gender === 'female' ? 'female' : 'male';
   await db
     .update(profiles)
     .set({
+      ...aboutColumns(input),
       name: input.name.trim(),
-      about: input.about,
-      hairColour: input.hair_colour,
-      eyeColour: input.eye_colour,
-      bodyType: input.body_type,
-      relationshipStatus: input.relationship_status,
-      tattoos: input.tattoos,
-      signupReason: input.signup_reason,
-      interests: input.interests,
-      regionId: input.region_id,
       sexuality: sexualityFor(gender, input.looking_for),
       searchMinAge: input.search_min_age,
       searchMaxAge: input.search_max_age,
