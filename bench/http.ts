@@ -19,6 +19,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { waitForLine } from './process';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 200);
@@ -26,22 +27,6 @@ const root = join(import.meta.dirname, '..');
 const LANDER = '/landers/gallery';
 /** A link of 100 Mbit/s carries this many bytes per second (to show what compression buys). */
 const LINK_BYTES_PER_SECOND = 100e6 / 8;
-
-function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const m = pattern.exec(buffer);
-      if (m) {
-        child.stdout?.off('data', onData);
-        resolve(m[1] ?? m[0]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`process exited (${code}) before it was ready:\n${buffer}`)));
-  });
-}
 
 /** One GET with the body as it came over the wire (fetch would decompress it). */
 function getRaw(url: string, headers: Record<string, string>): Promise<{ status: number; type: string; encoding: string | undefined; body: Buffer }> {

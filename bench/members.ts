@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { waitForLine } from './process';
 import { sql, type SQL } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../src/db/client';
@@ -184,22 +185,6 @@ function literal(value: unknown): string {
 
 // ---------------------------------------------------------------------------------------------------
 // HTTP level
-
-function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    const onData = (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const m = pattern.exec(buffer);
-      if (m) {
-        child.stdout?.off('data', onData);
-        resolve(m[1] ?? m[0]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`process exited (${code}) before it was ready:\n${buffer.slice(-2000)}`)));
-  });
-}
 
 function http(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
