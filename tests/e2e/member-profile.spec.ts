@@ -1,7 +1,7 @@
 /**
  * The profile screen in a real browser (MEM-03, BLK-01): the photo viewer hydrates late and moves with
  * the arrow keys, like is a server form, block asks in a modal and the member is then gone (404) until
- * unblocked.
+ * unblocked, from the search as well.
  */
 import { expect, test } from '@playwright/test';
 
@@ -22,6 +22,19 @@ test('MEM-03 BLK-01 a member views a profile, browses the photos with the keyboa
     if (res.status() === 200 && html.includes('data-thumb="1"') && html.includes('data-action-like')) id = n;
   }
   expect(id).toBeGreaterThan(0);
+
+  /** Whether the member's card is on any page of a search for everyone, following the 'more' links. */
+  const shownInSearch = async (memberId: number): Promise<boolean> => {
+    await page.goto('/members?gender=male&gender=female');
+    for (let pages = 0; pages < 20; pages++) {
+      if ((await page.locator(`a[href="/members/${memberId}"]`).count()) > 0) return true;
+      const more = page.locator('a[data-load-more]');
+      if ((await more.count()) === 0) return false;
+      await page.goto((await more.getAttribute('href'))!);
+    }
+    return false;
+  };
+  expect(await shownInSearch(id)).toBe(true);
 
   await page.goto(`/members/${id}`);
   const viewer = page.locator('[data-photo-viewer]');
@@ -49,6 +62,9 @@ test('MEM-03 BLK-01 a member views a profile, browses the photos with the keyboa
   expect((await gone).status()).toBe(404);
   await expect(page.locator(`[data-blocked-member="${id}"]`)).toBeVisible();
   await expect(page.locator('[data-photo-viewer]')).toHaveCount(0);
+  // Gone from the search too, until unblocked.
+  expect(await shownInSearch(id)).toBe(false);
+  await page.goto(`/members/${id}`);
 
   await page.getByRole('button', { name: 'Unblock' }).click();
   await expect(page.locator('[data-photo-viewer]')).toBeVisible();
