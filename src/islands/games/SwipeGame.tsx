@@ -9,7 +9,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from
 import { api, failureReason, isAuthenticationRequired } from '../../client/api';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import type { SwipeCard, SwipeDecision } from '../tinderswipe/deck';
-import SwipeCardView from '../tinderswipe/SwipeCardView';
+import { SwipeCardView } from '../tinderswipe/TinderSwipe';
 
 interface Props {
   cards: SwipeCard[];

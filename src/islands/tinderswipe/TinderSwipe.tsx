@@ -8,6 +8,9 @@ import { createClientTranslator, type Messages } from '../../i18n/client';
 import { decide, initialDeck, keepSwiping, type SwipeCard, type SwipeDecision } from './deck';
 import SwipeCardView from './SwipeCardView';
 
+// The swipe game (GAME-02) takes the card from here, so the lander's deck stays one file (no shared chunk to load).
+export { SwipeCardView };
+
 interface Props {
   cards: SwipeCard[];
   /** `landers.swipe` texts only (see the page). */
