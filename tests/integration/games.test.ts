@@ -78,8 +78,8 @@ describe('GAME-02 swipe game service', () => {
     for (const liked of others.slice(0, 6)) expect(ids).not.toContain(liked);
     const [blockedByMe, blockedMe, invisible, disabled, deleted] = ids as [number, number, number, number, number];
     await kit.db.insert(blocks).values([
-      { siteId: 1, blockerId: player.userId, blockedId: blockedByMe },
-      { siteId: 1, blockerId: blockedMe, blockedId: player.userId },
+      { blockerId: player.userId, blockedId: blockedByMe },
+      { blockerId: blockedMe, blockedId: player.userId },
     ]);
     await kit.db.update(users).set({ invisible: true }).where(eq(users.id, invisible));
     await kit.db.update(profiles).set({ status: 'disabled' }).where(eq(profiles.userId, disabled));
@@ -163,7 +163,7 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
     expect(/<button type="submit" value="like"[^>]*name="action"/.test(page.text), 'a like button that posts the form').toBe(true);
     const first = ids[0]!;
     // A block hides the member from the deck.
-    await db.insert(blocks).values({ siteId: 1, blockerId: first, blockedId: premium.id });
+    await db.insert(blocks).values({ blockerId: first, blockedId: premium.id });
     const blockedGone = deckIds((await server.request('/swipe-game', as(premium))).text)[0]!;
     expect(blockedGone).not.toBe(first);
     // Pass: on to the next card, the skipped id in the query.
