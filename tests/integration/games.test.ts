@@ -7,6 +7,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, likes, profiles, users } from '../../src/db/schema';
 import { localMidnight, nextLocalMidnight, siteTimeZone } from '../../src/server/games/site-time';
+import { findMatches, parseQuestions } from '../../src/server/games/match-finder';
 import { parseSkipped, swipe, swipeAllowance, swipeDeck, SWIPE_LIKES_PER_DAY } from '../../src/server/games/swipe';
 import { like, type LikeDeps } from '../../src/server/members/likes';
 import { InProcessBus } from '../../src/server/realtime/bus';
@@ -23,6 +24,7 @@ describe('GAME-02 swipe game service', () => {
   let player: { siteId: number; userId: number };
   let others: number[];
   let otherSiteId: number;
+  let hiddenIds: number[] = [];
   beforeAll(async () => {
     clock = new FakeClock(new Date('2026-11-22T22:30:00Z'));
     kit = await seededDatabase({ clock, profilesPerSite: 12 });
@@ -84,6 +86,7 @@ describe('GAME-02 swipe game service', () => {
     await kit.db.update(users).set({ invisible: true }).where(eq(users.id, invisible));
     await kit.db.update(profiles).set({ status: 'disabled' }).where(eq(profiles.userId, disabled));
     await kit.db.update(users).set({ status: 'deleted' }).where(eq(users.id, deleted));
+    hiddenIds = [blockedByMe, blockedMe, invisible, disabled, deleted];
     const after = (await swipeDeck(kit.db, player, { now: clock.now(), limit: 50 })).map((c) => c.id);
     for (const hidden of [blockedByMe, blockedMe, invisible, disabled, deleted]) {
       expect(after).not.toContain(hidden);
@@ -97,6 +100,52 @@ describe('GAME-02 swipe game service', () => {
     const skip = after.slice(0, 2);
     const skipped = (await swipeDeck(kit.db, player, { now: clock.now(), skip, limit: 50 })).map((c) => c.id);
     expect(skipped).toEqual(after.slice(2));
+  });
+
+  it('GAME-01 the questionnaire accepts who, an age range, a region of the country and up to 3 known interests', () => {
+    const q = (query: string) => parseQuestions(new URLSearchParams(query), new Set([7, 8]), 18);
+    expect(q('gender=female&minAge=25&maxAge=40&region=7&interest=music&interest=wine')).toEqual({
+      ok: true,
+      questions: { gender: 'female', minAge: 25, maxAge: 40, region: 7, interests: ['music', 'wine'] },
+    });
+    expect(q('gender=male')).toEqual({ ok: true, questions: { gender: 'male', minAge: 18, maxAge: 99, region: null, interests: [] } });
+    expect(q('gender=other')).toEqual({ ok: false, error: 'gender' });
+    expect(q('gender=female&minAge=40&maxAge=30')).toEqual({ ok: false, error: 'age' });
+    expect(q('gender=female&minAge=abc')).toEqual({ ok: false, error: 'age' });
+    expect(q(`gender=female&minAge=${'9'.repeat(10_000)}`)).toEqual({ ok: false, error: 'age' });
+    expect(q('gender=female&region=9')).toEqual({ ok: false, error: 'region' });
+    expect(q('gender=female&region=-1')).toEqual({ ok: false, error: 'region' });
+    expect(q('gender=female&interest=music&interest=wine&interest=tea&interest=art')).toEqual({ ok: false, error: 'interests' });
+    expect(q('gender=female&interest=nonsense')).toEqual({ ok: false, error: 'interests' });
+  });
+
+  it('GAME-01 ranks shared interests first, then the same region, then the same country, then recent activity; hidden members never appear', async () => {
+    const questions = { gender: 'female' as const, minAge: 18, maxAge: 99, region: null, interests: [] as string[] };
+    let all = await findMatches(kit.db, player, questions, clock.now());
+    let gender: 'female' | 'male' = 'female';
+    const male = await findMatches(kit.db, player, { ...questions, gender: 'male' }, clock.now());
+    if (male.length > all.length) {
+      all = male;
+      gender = 'male';
+    }
+    expect(all.length).toBeGreaterThanOrEqual(4);
+    const ids = all.map((m) => m.id);
+    for (const hidden of [...hiddenIds, otherSiteId, player.userId]) expect(ids).not.toContain(hidden);
+    // Without interests or a region of its own choice the order is by place, then activity.
+    const [a, b, c] = ids.slice(-3) as [number, number, number];
+    await kit.db.update(profiles).set({ interests: ['music', 'wine', 'tea'] }).where(eq(profiles.userId, a));
+    await kit.db.update(profiles).set({ interests: ['music'] }).where(eq(profiles.userId, b));
+    const [region] = await kit.db.select({ regionId: profiles.regionId }).from(profiles).where(eq(profiles.userId, c));
+    const ranked = await findMatches(kit.db, player, { ...questions, gender, region: region!.regionId, interests: ['music', 'wine'] }, clock.now());
+    expect(ranked.slice(0, 2).map((m) => [m.id, m.sharedInterests])).toEqual([[a, 2], [b, 1]]);
+    // Then everyone in the chosen region (c among them), before anyone outside it.
+    const rest = ranked.slice(2);
+    const firstOutside = rest.findIndex((m) => !m.sameRegion);
+    expect(rest.findIndex((m) => m.id === c)).toBeGreaterThanOrEqual(0);
+    if (firstOutside >= 0) expect(rest.slice(firstOutside).every((m) => !m.sameRegion)).toBe(true);
+    expect(rest.find((m) => m.id === c)?.sameRegion).toBe(true);
+    // The likes the player gave show as such.
+    expect(ranked.filter((m) => m.liked).map((m) => m.id).sort()).toEqual(ranked.map((m) => m.id).filter((id) => others.slice(0, 6).includes(id)).sort());
   });
 
   it('GAME-02 skipped ids from the query are bounded and only positive integers', () => {
@@ -217,5 +266,44 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
     // Dutch text for a Dutch visitor.
     const nl = await server.request('/api/swipe.php', { cookies: { lang: 'nl', session: free.session }, headers: origin(), method: 'POST', body: { id: fifth, like: true } });
     expect(nl.json().message).toContain('Kom morgen terug');
+  });
+
+  it('GAME-01 the match finder: visitors go to the login; bad answers are a 400 page, never a 500', async () => {
+    expect((await server.request('/match-finder', { cookies: { lang: 'en' } })).headers.location).toBe('/login?next=%2Fmatch-finder');
+    const form = await server.request('/match-finder', as(free));
+    expect(form.status).toBe(200);
+    expect(form.text.includes('for="mf-region"') && form.text.includes('id="mf-region"'), 'a labelled region').toBe(true);
+    expect(form.text.includes('data-match-results'), 'no results before answers').toBe(false);
+    for (const query of ['gender=x', 'gender=female&minAge=abc', `gender=female&maxAge=${'9'.repeat(10_000).slice(0, 5000)}`, 'gender=female&region=-1', 'gender=female&interest=a&interest=b&interest=c&interest=d', 'gender=female&minAge=60&maxAge=20']) {
+      const res = await server.request(`/match-finder?${query}`, as(free));
+      expect(res.status, query.slice(0, 40)).toBe(400);
+      expect(res.text.includes('data-match-finder-error'), query.slice(0, 40)).toBe(true);
+    }
+  });
+
+  it('GAME-01 answers bring ranked cards with a like form that stores a match_finder like and comes back', async () => {
+    const { db } = server.booted.app;
+    let query = 'gender=female&minAge=18&maxAge=99&region=&interest=music';
+    let page = await server.request(`/match-finder?${query}`, as(premium));
+    if (!page.text.includes('data-match-like')) {
+      query = query.replace('female', 'male');
+      page = await server.request(`/match-finder?${query}`, as(premium));
+    }
+    expect(page.status).toBe(200);
+    const ids = [...page.text.matchAll(/<li class="member-card" data-member-id="(\d+)"/g)].map((m) => Number(m[1]));
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids).not.toContain(otherSiteId);
+    const target = ids[0]!;
+    const posted = await postForm(premium, `/match-finder?${query}`, { action: 'like', id: String(target), next: `/match-finder?${query}` });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.location).toBe(`/match-finder?${query}`);
+    const [row] = await db.select({ source: likes.source }).from(likes).where(and(eq(likes.likerId, premium.id), eq(likes.likedId, target)));
+    expect(row?.source).toBe('match_finder');
+    const again = await server.request(`/match-finder?${query}`, as(premium));
+    expect(new RegExp(`data-member-id="${target}"(?:(?!</li>).)*data-liked`, 's').test(again.text), 'shown as liked').toBe(true);
+    // Elsewhere than the match finder is no place to return to; bad ids and other sites are refused.
+    expect((await postForm(premium, '/match-finder', { action: 'like', id: String(target), next: 'https://evil.test/' })).headers.location).toBe('/match-finder');
+    expect((await postForm(premium, '/match-finder', { action: 'like', id: 'abc' })).status).toBe(400);
+    expect((await postForm(premium, '/match-finder', { action: 'like', id: String(otherSiteId) })).status).toBe(404);
   });
 });
