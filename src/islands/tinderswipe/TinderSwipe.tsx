@@ -1,7 +1,8 @@
 /**
  * The tinderswipe lander's deck (LND-01): swipe member cards by touch or mouse (pointer events), by the
  * arrow keys or by the labelled buttons; after a few swipes it invites the visitor to sign up. Plain
- * React, no library; the card and its drag are SwipeCardView (shared with the swipe game); the server renders the first card so the page means something before hydration.
+ * React, no library; the card and its drag are SwipeCardView (shared with the swipe game, GAME-02); the
+ * server renders the first card so the page means something before hydration.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
