@@ -32,6 +32,7 @@ export const API_ERRORS = {
   unknown_region: 400,
   invalid_cursor: 400,
   invalid_coordinates: 400,
+  swipe_limit_reached: 429,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -1,11 +1,16 @@
 /**
  * The tinderswipe lander's deck (LND-01): swipe member cards by touch or mouse (pointer events), by the
  * arrow keys or by the labelled buttons; after a few swipes it invites the visitor to sign up. Plain
- * React, no library; the server renders the first card so the page means something before hydration.
+ * React, no library; the card and its drag are SwipeCardView (shared with the swipe game, GAME-02); the
+ * server renders the first card so the page means something before hydration.
  */
-import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
-import { decide, initialDeck, keepSwiping, swipeDecision, type SwipeCard, type SwipeDecision } from './deck';
+import { decide, initialDeck, keepSwiping, type SwipeCard, type SwipeDecision } from './deck';
+import SwipeCardView from './SwipeCardView';
+
+// The swipe game (GAME-02) takes the card from here, so the lander's deck stays one file (no shared chunk to load).
+export { SwipeCardView };
 
 interface Props {
   cards: SwipeCard[];
@@ -20,10 +25,8 @@ interface Props {
 export default function TinderSwipe({ cards, messages, signupHref, fictionalLabel, fictionalWarning }: Props) {
   const t = createClientTranslator(messages, 'landers');
   const [deck, setDeck] = useState(initialDeck);
-  const [dx, setDx] = useState(0);
   const [ready, setReady] = useState(false);
   const [said, setSaid] = useState('');
-  const drag = useRef<{ pointerId: number; x: number } | null>(null);
   const deckRef = useRef<HTMLDivElement>(null);
   const inviteRef = useRef<HTMLElement>(null);
   const movedFocus = useRef(false);
@@ -41,7 +44,6 @@ export default function TinderSwipe({ cards, messages, signupHref, fictionalLabe
     movedFocus.current = document.activeElement !== document.body;
     setSaid(t(decision === 'like' ? 'swipe.liked' : 'swipe.skipped', { name: card.name }));
     setDeck((state) => decide(state, decision, cards.length));
-    setDx(0);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
@@ -51,29 +53,7 @@ export default function TinderSwipe({ cards, messages, signupHref, fictionalLabe
     event.preventDefault();
   }
 
-  function onPointerDown(event: PointerEvent<HTMLElement>) {
-    if (event.pointerType === 'mouse' && event.button !== 0) return;
-    event.currentTarget.setPointerCapture(event.pointerId);
-    drag.current = { pointerId: event.pointerId, x: event.clientX };
-  }
-  function onPointerMove(event: PointerEvent<HTMLElement>) {
-    if (drag.current?.pointerId === event.pointerId) setDx(event.clientX - drag.current.x);
-  }
-  function onPointerUp(event: PointerEvent<HTMLElement>) {
-    const start = drag.current;
-    if (!start || start.pointerId !== event.pointerId) return;
-    drag.current = null;
-    const decision = swipeDecision(event.clientX - start.x, event.currentTarget.offsetWidth);
-    if (decision) choose(decision);
-    else setDx(0);
-  }
-  function onPointerCancel() {
-    drag.current = null;
-    setDx(0);
-  }
-
   const remaining = deck.index < cards.length;
-  const tilt = Math.max(-15, Math.min(15, dx / 12));
   return (
     <div className="swipe" data-swipe data-swipe-ready={ready ? 'true' : undefined}>
       <p id="swipe-help" className="swipe-help">{t('swipe.instructions')}</p>
@@ -89,39 +69,17 @@ export default function TinderSwipe({ cards, messages, signupHref, fictionalLabe
             onKeyDown={onKeyDown}
             data-swipe-deck
           >
-            <article
+            <SwipeCardView
               key={card.id}
-              // The first card is the page's largest paint: it appears at once; the next ones slide in.
-              className={`swipe-card${deck.index > 0 ? ' swipe-card-next' : ''}${dx === 0 ? '' : ' swipe-card-dragging'}`}
-              style={dx === 0 ? undefined : { transform: `translateX(${dx}px) rotate(${tilt}deg)` }}
-              onPointerDown={onPointerDown}
-              onPointerMove={onPointerMove}
-              onPointerUp={onPointerUp}
-              onPointerCancel={onPointerCancel}
-              data-swipe-card={card.id}
-            >
-              <img
-                src={card.image}
-                srcSet={`${card.thumb} 160w, ${card.image} ${card.width}w`}
-                sizes="(min-width: 576px) 360px, 90vw"
-                width={card.width}
-                height={card.height}
-                alt=""
-                draggable={false}
-                loading={deck.index === 0 ? 'eager' : 'lazy'}
-                fetchPriority={deck.index === 0 ? 'high' : undefined}
-                decoding="async"
-              />
-              {/* Hidden by the stylesheet while the card rests: a `style` attribute in the server's HTML would be
-                  refused by the Content-Security-Policy (decision 015); while dragging React sets it through the DOM. */}
-              <span className="swipe-stamp swipe-stamp-like" style={dx > 0 ? { opacity: Math.min(1, dx / 80) } : undefined} aria-hidden="true">{t('swipe.like')}</span>
-              <span className="swipe-stamp swipe-stamp-nope" style={dx < 0 ? { opacity: Math.min(1, -dx / 80) } : undefined} aria-hidden="true">{t('swipe.nope')}</span>
-              <div className="swipe-info">
-                <h2 className="swipe-name">{card.name}</h2>
-                <p className="swipe-place">{t('swipe.age_place', { age: card.age, place: card.place })}</p>
-                {card.fictional && <span className="badge lander-fictional" title={fictionalWarning} data-fictional>{fictionalLabel}</span>}
-              </div>
-            </article>
+              card={card}
+              first={deck.index === 0}
+              likeText={t('swipe.like')}
+              nopeText={t('swipe.nope')}
+              agePlace={t('swipe.age_place', { age: card.age, place: card.place })}
+              fictionalLabel={fictionalLabel}
+              fictionalWarning={fictionalWarning}
+              onDecide={choose}
+            />
           </div>
           <div className="swipe-actions">
             <button type="button" className="btn btn-outline-dark swipe-nope" onClick={() => choose('nope')} aria-label={t('swipe.nope_label', { name: card.name })}>
