@@ -3,9 +3,17 @@
  * service level with a FakeClock, the listing rule on the deck and the ranking, and the pages and the
  * swipe API over HTTP on one server (bad input is 400 JSON, the no-JS form posts, the fifth like refused).
  */
-import { and, eq, ne } from 'drizzle-orm';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/client';
 import { blocks, likes, profiles, users } from '../../src/db/schema';
+import { seedDemo } from '../../src/db/seed';
+import { wantedGenders } from '../../src/server/members/matches';
+import { LocalPhotoStore } from '../../src/server/photos/store';
+import { createTestDatabase, databaseKinds } from '../setup/databases';
 import { localMidnight, nextLocalMidnight, siteTimeZone } from '../../src/server/games/site-time';
 import { findMatches, parseQuestions } from '../../src/server/games/match-finder';
 import { parseSkipped, swipe, swipeAllowance, swipeDeck, SWIPE_LIKES_PER_DAY } from '../../src/server/games/swipe';
@@ -27,7 +35,7 @@ describe('GAME-02 swipe game service', () => {
   let hiddenIds: number[] = [];
   beforeAll(async () => {
     clock = new FakeClock(new Date('2026-11-22T22:30:00Z'));
-    kit = await seededDatabase({ clock, profilesPerSite: 12 });
+    kit = await seededDatabase({ clock, profilesPerSite: 48 });
     deps = { db: kit.db, bus: new InProcessBus(), clock };
     const [free] = await kit.db.select({ id: users.id }).from(users).where(and(eq(users.email, 'free@demo.test'), eq(users.siteId, 1)));
     player = { siteId: 1, userId: free!.id };
@@ -102,6 +110,15 @@ describe('GAME-02 swipe game service', () => {
     expect(skipped).toEqual(after.slice(2));
   });
 
+  it('GAME-02 the deck holds only the genders the player is looking for', async () => {
+    const [me] = await kit.db.select({ gender: profiles.gender, sexuality: profiles.sexuality }).from(profiles).where(eq(profiles.userId, player.userId));
+    const wanted = wantedGenders(me!.gender, me!.sexuality);
+    const deck = await swipeDeck(kit.db, player, { now: clock.now(), limit: 50 });
+    expect(deck.length).toBeGreaterThan(0);
+    const genders = await kit.db.select({ gender: profiles.gender }).from(profiles).where(inArray(profiles.userId, deck.map((c) => c.id)));
+    for (const g of genders) expect(wanted).toContain(g.gender);
+  });
+
   it('GAME-01 the questionnaire accepts who, an age range, a region of the country and up to 3 known interests', () => {
     const q = (query: string) => parseQuestions(new URLSearchParams(query), new Set([7, 8]), 18);
     expect(q('gender=female&minAge=25&maxAge=40&region=7&interest=music&interest=wine')).toEqual({
@@ -133,6 +150,8 @@ describe('GAME-02 swipe game service', () => {
     for (const hidden of [...hiddenIds, otherSiteId, player.userId]) expect(ids).not.toContain(hidden);
     // Without interests or a region of its own choice the order is by place, then activity.
     const [a, b, c] = ids.slice(-3) as [number, number, number];
+    // Only a and b share interests with the questions.
+    await kit.db.update(profiles).set({ interests: ['cooking'] }).where(eq(profiles.siteId, 1));
     await kit.db.update(profiles).set({ interests: ['music', 'wine', 'tea'] }).where(eq(profiles.userId, a));
     await kit.db.update(profiles).set({ interests: ['music'] }).where(eq(profiles.userId, b));
     const [region] = await kit.db.select({ regionId: profiles.regionId }).from(profiles).where(eq(profiles.userId, c));
@@ -305,5 +324,36 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
     expect((await postForm(premium, '/match-finder', { action: 'like', id: String(target), next: 'https://evil.test/' })).headers.location).toBe('/match-finder');
     expect((await postForm(premium, '/match-finder', { action: 'like', id: 'abc' })).status).toBe(400);
     expect((await postForm(premium, '/match-finder', { action: 'like', id: String(otherSiteId) })).status).toBe(404);
+  });
+});
+
+describe.each(await databaseKinds())('GAME-02 swipe likes at the same instant (%s)', (kind) => {
+  let database: Database | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const test = await createTestDatabase(kind);
+    drop = test.drop;
+    database = await openDatabase(test.url, { poolSize: 10 });
+    const dir = await mkdtemp(join(tmpdir(), 'games-race-'));
+    await seedDemo({ db: database.db, photos: new LocalPhotoStore(dir), clock: new FakeClock(), profilesPerSite: 48 });
+  });
+  afterAll(async () => {
+    await database?.close();
+    await drop?.();
+  });
+
+  it('GAME-02 ten likes sent together make exactly four, never a fifth', async () => {
+    if (!database) throw new Error('no database');
+    const clock = new FakeClock(new Date('2026-11-22T12:00:00Z'));
+    const deps: LikeDeps = { db: database.db, bus: new InProcessBus(), clock };
+    const [free] = await database.db.select({ id: users.id }).from(users).where(and(eq(users.email, 'free@demo.test'), eq(users.siteId, 1)));
+    const player = { siteId: 1, userId: free!.id };
+    const deck = (await swipeDeck(database.db, player, { now: clock.now(), limit: 10 })).map((c) => c.id);
+    expect(deck.length).toBe(10);
+    const results = await Promise.all(deck.map((id) => swipe(deps, player, id, true, AMSTERDAM)));
+    expect(results.filter((r) => r.type === 'liked')).toHaveLength(SWIPE_LIKES_PER_DAY);
+    expect(results.filter((r) => r.type === 'limit')).toHaveLength(deck.length - SWIPE_LIKES_PER_DAY);
+    const rows = await database.db.select({ id: likes.id }).from(likes).where(and(eq(likes.likerId, player.userId), eq(likes.source, 'swipe')));
+    expect(rows).toHaveLength(SWIPE_LIKES_PER_DAY);
   });
 });

@@ -5,12 +5,14 @@
  * from the likes rows with source 'swipe' since midnight in the site's time zone (site-time.ts;
  * docs/decisions/030-swipe-game-daily-limit.md). A pass changes nothing on the server.
  */
-import { and, count, desc, eq, gte, notExists, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, notExists, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { likes, profiles, users } from '../../db/schema';
 import { like, type LikeDeps, type LikeRefusal, type Member } from '../members/likes';
 import { selectMemberCards, toMemberCard, type MemberCard } from '../members/listing';
+import { wantedGenders } from '../members/matches';
 import { listedTo } from '../members/visibility';
+import type { EventBus } from '../realtime/bus';
 import { localMidnight, nextLocalMidnight } from './site-time';
 
 export const SWIPE_LIKES_PER_DAY = 4;
@@ -44,11 +46,14 @@ function notLikedBy(playerId: number): SQL {
 }
 
 /**
- * The next cards of the deck: members listed to the player, not liked by them yet, not among `skip`
- * (passed in this round), most recently active first.
+ * The next cards of the deck: members listed to the player, of the gender they are looking for, not
+ * liked by them yet, not among `skip` (passed in this round), most recently active first.
  */
 export async function swipeDeck(db: Db, member: Member, options: { now: Date; skip?: readonly number[]; limit?: number }): Promise<MemberCard[]> {
   const conditions: SQL[] = [listedTo({ siteId: member.siteId, userId: member.userId }), notLikedBy(member.userId)];
+  // Whom the player is looking for (their gender and orientation), as the search starts from.
+  const [me] = await db.select({ gender: profiles.gender, sexuality: profiles.sexuality }).from(profiles).where(eq(profiles.userId, member.userId)).limit(1);
+  if (me) conditions.push(inArray(profiles.gender, wantedGenders(me.gender, me.sexuality)));
   const skip = (options.skip ?? []).slice(-MAX_SKIPPED);
   if (skip.length > 0) conditions.push(notInArray(users.id, skip));
   const rows = await selectMemberCards(db)
@@ -81,11 +86,25 @@ export async function swipe(deps: LikeDeps, member: Member, otherId: number, lik
     if (!row) return { type: 'refused', reason: 'not_found' };
     return { type: 'passed', left: (await swipeAllowance(deps.db, member, deps.clock.now(), timeZone)).left };
   }
-  const allowance = await swipeAllowance(deps.db, member, deps.clock.now(), timeZone);
-  if (allowance.left <= 0) return { type: 'limit', retryAfterSeconds: allowance.resetInSeconds };
-  const result = await like(deps, member, otherId, 'swipe');
-  if (result.type === 'refused') return result;
-  return { type: 'liked', match: result.match, left: allowance.left - (result.created ? 1 : 0) };
+  // The count and the like in one transaction that holds the player's row: two likes sent at the same
+  // instant (two tabs, a double tap) take turns, so both cannot see 3 of 4 used and make a fifth.
+  // What the like publishes and who it notifies go out after the commit, when the row is there to read.
+  const after: Array<() => Promise<unknown>> = [];
+  const result = await deps.db.transaction(async (tx): Promise<SwipeResult> => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, member.userId)).for('update');
+    const db = tx as unknown as Db;
+    const allowance = await swipeAllowance(db, member, deps.clock.now(), timeZone);
+    if (allowance.left <= 0) return { type: 'limit', retryAfterSeconds: allowance.resetInSeconds };
+    const bus: EventBus = Object.assign(Object.create(deps.bus) as EventBus, {
+      publish: async (...event: Parameters<EventBus['publish']>) => void after.push(() => deps.bus.publish(...event)),
+    });
+    const notify = deps.notify && (async (...args: Parameters<NonNullable<LikeDeps['notify']>>) => void after.push(() => deps.notify!(...args)));
+    const liked = await like({ db, bus, clock: deps.clock, notify }, member, otherId, 'swipe');
+    if (liked.type === 'refused') return liked;
+    return { type: 'liked', match: liked.match, left: allowance.left - (liked.created ? 1 : 0) };
+  });
+  for (const task of after) await task();
+  return result;
 }
 
 /** Hours and minutes of a wait in seconds, rounded up to the minute (for 'come back in 3 h 12 min'). */
