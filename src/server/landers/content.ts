@@ -4,12 +4,14 @@
  * member landings. Only active, visible members of the site itself and only public photos (active,
  * not premium) ever reach a lander, so nothing here can leak a locked image (MEM-04).
  */
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lte, not, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { photos, profiles, regions, users } from '../../db/schema';
 import type { TtlCache } from '../cache';
 import type { Clock } from '../clock';
+import type { Niche } from '../../shared/settings';
 import { ageOn } from '../members/listing';
+import { bornBy, NICHE_FOCUS, type NicheFocus } from './niche';
 
 export interface LanderPhoto {
   /** File names in the photo store, served at `/photos/<name>`. */
@@ -113,17 +115,33 @@ function visibleMemberOf(siteId: number) {
 }
 
 /** The most recently active members of a site that have a public main photo. */
-export async function listLanderMembers(db: Db, options: { siteId: number; now: Date; limit?: number }): Promise<LanderMember[]> {
-  const rows = await db
-    .select(memberColumns)
-    .from(profiles)
-    .innerJoin(users, eq(users.id, profiles.userId))
-    .innerJoin(photos, and(eq(photos.id, profiles.mainPhotoId), publicPhoto))
-    .leftJoin(regions, eq(regions.id, profiles.regionId))
-    .where(visibleMemberOf(options.siteId))
-    .orderBy(desc(profiles.lastActiveAt), desc(users.id))
-    .limit(Math.min(Math.max(options.limit ?? 24, 1), 60));
+export async function listLanderMembers(db: Db, options: { siteId: number; now: Date; limit?: number; niche?: number }): Promise<LanderMember[]> {
+  const limit = Math.min(Math.max(options.limit ?? 24, 1), 60);
+  const select = (where: SQL | undefined) =>
+    db
+      .select(memberColumns)
+      .from(profiles)
+      .innerJoin(users, eq(users.id, profiles.userId))
+      .innerJoin(photos, and(eq(photos.id, profiles.mainPhotoId), publicPhoto))
+      .leftJoin(regions, eq(regions.id, profiles.regionId))
+      .where(and(visibleMemberOf(options.siteId), where))
+      .orderBy(desc(profiles.lastActiveAt), desc(users.id))
+      .limit(limit);
+  // The niche's own members first (SITE-03), then, if they are too few, everyone else.
+  const focus = focusOf(options.niche, options.now);
+  const featured = await select(focus);
+  const rows = focus === undefined || featured.length >= limit ? featured : [...featured, ...(await select(not(focus)))].slice(0, limit);
   return rows.map((row) => toMember(row, options.now));
+}
+
+/** SQL: the profile is in the niche's focus (niche.ts), or undefined when the niche has none. */
+function focusOf(niche: number | undefined, now: Date): SQL | undefined {
+  const focus: NicheFocus = (niche === undefined ? undefined : NICHE_FOCUS[niche as Niche]) ?? {};
+  const conditions: SQL[] = [];
+  if (focus.genders) conditions.push(inArray(profiles.gender, [...focus.genders]));
+  if (focus.minAge !== undefined) conditions.push(lte(profiles.birthDate, bornBy(now, focus.minAge)));
+  if (focus.bodyTypes) conditions.push(inArray(profiles.bodyType, [...focus.bodyTypes]));
+  return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
 /** How many members of a site share each interest. */
@@ -206,11 +224,12 @@ const DAY_MS = 24 * 3600 * 1000;
  * A site's lander content, shared by every visitor of that site for a minute: the landers are the
  * most visited pages, and their members, counts and interests change slowly.
  */
-export function landerContent(deps: { db: Db; cache: TtlCache; clock: Clock }, siteId: number): Promise<LanderContent> {
+export function landerContent(deps: { db: Db; cache: TtlCache; clock: Clock }, site: { id: number; niche: number }): Promise<LanderContent> {
+  const siteId = site.id;
   return deps.cache.get(`landers:${siteId}`, CONTENT_TTL_MS, async () => {
     const now = deps.clock.now();
     const [members, counts, interests] = await Promise.all([
-      listLanderMembers(deps.db, { siteId, now, limit: 24 }),
+      listLanderMembers(deps.db, { siteId, now, limit: 24, niche: site.niche }),
       countMembers(deps.db, siteId, new Date(now.getTime() - DAY_MS)),
       countInterests(deps.db, siteId),
     ]);
