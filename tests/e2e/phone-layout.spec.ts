@@ -156,3 +156,32 @@ test('ALR-02 LAY-01 the push banner on a phone stays below 15 % of the screen, i
     }
   }
 });
+
+test('LAY-01 MEM-01 MEM-03 LIK-01 GAME-01 GAME-02 the members area fits a 360 px phone and every control has a label', async ({ page, context }) => {
+  await speak(context, 'en');
+  const login = await page.request.post('/api/user.php', { headers: { 'X-Requested-With': 'XMLHttpRequest' }, data: { email: 'free@demo.test', password: 'demo-password-1' } });
+  expect(login.status()).toBe(200);
+  await page.goto('/members');
+  const someone = await page.locator('a[href^="/members/"]').first().getAttribute('href');
+  expect(someone).toMatch(/^\/members\/\d+$/);
+  for (const path of ['/members', someone!, '/likes', '/likes/matches', '/swipe-game', '/match-finder', '/profile']) {
+    const res = await page.goto(path);
+    expect(res?.status(), path).toBe(200);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+    const unlabelled = await page.evaluate(() => {
+      const named = (el: Element) => {
+        if (el.getAttribute('aria-label')?.trim() || el.getAttribute('aria-labelledby') || el.getAttribute('title')?.trim()) return true;
+        if (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) {
+          if (el.labels && el.labels.length > 0) return true;
+          return el instanceof HTMLInputElement && ['submit', 'button'].includes(el.type) && el.value.trim() !== '';
+        }
+        return (el.textContent ?? '').trim() !== '' || el.querySelector('img[alt]:not([alt=""]), svg[aria-label]') !== null;
+      };
+      return [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button, a[href]')]
+        .filter((el) => (el as HTMLElement).offsetParent !== null || getComputedStyle(el).position === 'fixed')
+        .filter((el) => !named(el))
+        .map((el) => el.outerHTML.slice(0, 120));
+    });
+    expect(unlabelled, `${path}: controls without a label`).toEqual([]);
+  }
+});
