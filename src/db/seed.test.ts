@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ import {
 import { settingsSchema } from '../shared/settings';
 import { openDatabase, type Database, type Db } from './client';
 import { companies, creditLedger, photos, profiles, regions, siteHosts, sites, users } from './schema';
-import { DEMO_ACCOUNTS, DEMO_PREMIUM_PURCHASE, MAIN_IMAGE, THUMB_IMAGE, seedDemo } from './seed';
+import { DEMO_ACCOUNTS, DEMO_PREMIUM_PURCHASE, MAIN_IMAGE, THUMB_IMAGE, portraitSvg, seedDemo } from './seed';
 import { REGIONS } from './seed-data';
 import { createTestDatabase, databaseKinds } from '../../tests/setup/databases';
 
@@ -195,6 +196,35 @@ describe('seedDemo', () => {
     }
     // Every profile's main photo is one of its own rows.
     for (const id of mainIds) expect(rows.some((p) => p.id === id)).toBe(true);
+  });
+
+  it('MEM-06 members can be told apart: the main photos of a site all differ, in colours as well as bytes', { timeout: SLOW }, async () => {
+    const mains = await db.select({ userId: photos.userId, filename: photos.filename, id: photos.id }).from(profiles).innerJoin(photos, eq(photos.id, profiles.mainPhotoId)).where(eq(profiles.siteId, 1));
+    const digests = new Set<string>();
+    const colours = new Set<string>();
+    for (const m of mains) {
+      const file = await store.get(m.filename);
+      digests.add(createHash('sha1').update(file!.body).digest('hex'));
+      // The colour at the centre of the face and of the background corner, coarsely: people and settings vary.
+      const { data } = await sharp(file!.body).resize(12, 15, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+      colours.add(`${data[0]! >> 5}${data[1]! >> 5}${data[2]! >> 5}`);
+    }
+    expect(digests.size).toBe(mains.length);
+    expect(colours.size).toBeGreaterThanOrEqual(5);
+  });
+
+  it('MEM-06 a portrait keeps its person across photos and varies the setting', () => {
+    const person = { female: true, skin: '#dca67f', hair: [110, 72, 45] as const, hairStyle: 'bun' as const, eyes: '#3f6f8f', headScale: 1, shoulderHalfWidth: 150, glasses: true, earrings: true, beard: 'none' as const };
+    const a = portraitSvg({ person, scene: 'beach', hue: 20, clothing: '#334455', neckline: 'v', headX: 0, headY: 0, glowX: 0.5, glowY: 0.2 });
+    const b = portraitSvg({ person, scene: 'city', hue: 200, clothing: '#aa3344', neckline: 'collar', headX: 10, headY: 5, glowX: 0.3, glowY: 0.2 });
+    for (const svg of [a, b]) {
+      expect(svg).toContain('#dca67f');
+      expect(svg).toContain('rgb(110,72,45)');
+      expect(svg).toContain('#3f6f8f');
+      expect(svg).toContain('#e2b84a'); // earrings
+    }
+    expect(a).not.toBe(b);
+    expect(a).toContain('#3d8fbf'); // the sea
   });
 
   it('creates a free and a premium demo account on each site; credits equal the ledger sum', { timeout: SLOW }, async () => {

@@ -80,7 +80,7 @@ export const THUMB_IMAGE = { width: 160, height: 200 } as const;
 const WEBP_OPTIONS = { quality: 72, effort: 2 } as const;
 const RENDER_CONCURRENCY = 4;
 /** Bump when portraitSvg or the WebP options change: new file names, so kept files are not reused. */
-const ART_VERSION = 1;
+const ART_VERSION = 2;
 const INSERT_CHUNK = 500;
 /** Share of members that are fictional profiles: every 8th member (12.5 %). */
 const FICTIONAL_EVERY = 8;
@@ -219,19 +219,36 @@ class Random {
 // Plans: every row and image decided in memory before anything is written
 
 /** Parameters of one abstract portrait (no faces, no text). */
-export interface PortraitArt {
-  hue: number;
-  hueShift: number;
-  direction: number;
-  headX: number;
-  headY: number;
+export type HairStyle = 'long' | 'bob' | 'ponytail' | 'bun' | 'curly' | 'short' | 'crew' | 'receding' | 'bald';
+export type Scene = 'hills' | 'city' | 'beach' | 'room';
+
+/** What stays the same on every photo of one member: the person. */
+export interface PortraitPerson {
+  female: boolean;
+  skin: string;
+  hair: readonly [number, number, number];
+  hairStyle: HairStyle;
+  eyes: string;
   headScale: number;
   shoulderHalfWidth: number;
-  hair: readonly [number, number, number];
-  longHair: boolean;
+  glasses: boolean;
+  earrings: boolean;
+  beard: 'none' | 'stubble' | 'full';
+}
+
+/** One photo: the person in a setting, dressed for it. */
+export interface PortraitArt {
+  person: PortraitPerson;
+  scene: Scene;
+  hue: number;
+  clothing: string;
+  neckline: 'round' | 'v' | 'collar';
+  headX: number;
+  headY: number;
   glowX: number;
   glowY: number;
 }
+
 
 interface PhotoPlan {
   filename: string;
@@ -340,6 +357,8 @@ function planMemberPhotos(
   who: { gender: Gender; hairColour: Of<typeof HAIR_COLOURS>; signupDate: Date; now: Date },
 ): PhotoPlan[] {
   const extras = rng.chance(EXTRA_PHOTO_SHARE) ? rng.int(1, 2) : 0;
+  // One person on every photo of the member, each photo in its own setting.
+  const person = planPerson(rng, who.gender, who.hairColour);
   const span = who.now.getTime() - who.signupDate.getTime();
   const list: PhotoPlan[] = [];
   for (let k = 0; k <= extras; k++) {
@@ -348,7 +367,7 @@ function planMemberPhotos(
       ...photoNames(siteId, slug, k),
       premium: k > 0 && rng.chance(PREMIUM_EXTRA_SHARE),
       createdAt,
-      art: planPortrait(rng, who.gender, who.hairColour),
+      art: planPortrait(rng, person),
     });
   }
   return list;
@@ -364,21 +383,47 @@ function photoNames(siteId: number, slug: string, k: number): { filename: string
   return { filename: `${base}-main.webp`, thumbFilename: `${base}-thumb.webp` };
 }
 
-function planPortrait(rng: Random, gender: Gender, hairColour: Of<typeof HAIR_COLOURS>): PortraitArt {
+const SKIN_TONES = ['#f7dcc8', '#efc5a6', '#dca67f', '#c08559', '#93603e', '#62402b'] as const;
+const IRIS_COLOURS = ['#4a3426', '#6b4a2e', '#3f6f8f', '#5b7d4a', '#7a8a99'] as const;
+const SCENES: readonly Scene[] = ['hills', 'city', 'beach', 'room'];
+const NECKLINES = ['round', 'v', 'collar'] as const;
+const FEMALE_STYLES: readonly HairStyle[] = ['long', 'long', 'bob', 'ponytail', 'bun', 'curly'];
+const MALE_STYLES: readonly HairStyle[] = ['short', 'short', 'crew', 'curly'];
+const OLDER_MALE_STYLES: readonly HairStyle[] = ['short', 'crew', 'receding', 'receding', 'bald'];
+
+/** The person behind a member's photos (drawn from the member's own randomness). */
+function planPerson(rng: Random, gender: Gender, hairColour: Of<typeof HAIR_COLOURS>): PortraitPerson {
+  const female = gender === 'female';
+  const older = hairColour === 'grey';
   return {
-    hue: rng.int(0, 359),
-    hueShift: rng.int(-40, 40),
-    direction: rng.int(0, 3),
-    headX: rng.int(-30, 30),
-    headY: rng.int(-20, 25),
-    headScale: 0.9 + rng.float() * 0.2,
-    shoulderHalfWidth: rng.int(gender === 'female' ? 140 : 160, gender === 'female' ? 170 : 195),
+    female,
+    skin: rng.weighted(SKIN_TONES.map((tone, i) => [tone, [3, 3, 2, 2, 1, 1][i]!] as const)),
     hair: HAIR_TONES[hairColour],
-    longHair: gender === 'female' ? rng.chance(0.8) : rng.chance(0.1),
+    hairStyle: rng.pick(female ? FEMALE_STYLES : older ? OLDER_MALE_STYLES : MALE_STYLES),
+    eyes: rng.pick(IRIS_COLOURS),
+    headScale: 0.9 + rng.float() * 0.16,
+    shoulderHalfWidth: rng.int(female ? 135 : 160, female ? 165 : 195),
+    glasses: rng.chance(older ? 0.35 : 0.15),
+    earrings: female && rng.chance(0.55),
+    beard: female ? 'none' : rng.chance(0.25) ? 'full' : rng.chance(0.3) ? 'stubble' : 'none',
+  };
+}
+
+/** One photo of `person`: its own setting, clothes and framing. */
+function planPortrait(rng: Random, person: PortraitPerson): PortraitArt {
+  return {
+    person,
+    scene: rng.pick(SCENES),
+    hue: rng.int(0, 359),
+    clothing: hslHex(rng.int(0, 359), 0.45 + rng.float() * 0.3, 0.3 + rng.float() * 0.25),
+    neckline: rng.pick(NECKLINES),
+    headX: rng.int(-25, 25),
+    headY: rng.int(-15, 20),
     glowX: 0.2 + rng.float() * 0.6,
     glowY: 0.1 + rng.float() * 0.3,
   };
 }
+
 
 /** The free and the premium account of one site, with fixed profiles from seed-data.ts. */
 function planDemoAccounts(site: DemoSite, now: Date, passwordHash: string): ProfilePlan[] {
@@ -436,7 +481,7 @@ function planDemoAccount(site: DemoSite, kind: 'free' | 'premium', p: DemoAccoun
         ...photoNames(siteId, kind, 0),
         premium: false,
         createdAt: new Date(signupDate.getTime() + 10 * 60 * SECOND),
-        art: planPortrait(rng, p.gender, p.hairColour),
+        art: planPortrait(rng, planPerson(rng, p.gender, p.hairColour)),
       },
     ],
     ledger,
@@ -522,44 +567,163 @@ export async function renderProfileImage(art: PortraitArt): Promise<RenderedImag
   return { main, thumb };
 }
 
-const GRADIENT_DIRECTIONS = [
-  [0, 0, 1, 1],
-  [1, 0, 0, 1],
-  [0, 0, 0, 1],
-  [0.5, 0, 0.5, 1],
-] as const;
+function sceneSvg(art: PortraitArt, w: number, h: number): string {
+  const sky = hslHex(art.hue, 0.55, 0.86);
+  const skyDeep = hslHex(art.hue + 25, 0.5, 0.68);
+  const defs = `<defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${skyDeep}"/><stop offset="1" stop-color="${sky}"/></linearGradient>
+<radialGradient id="glow" cx="${art.glowX.toFixed(3)}" cy="${art.glowY.toFixed(3)}" r="0.6"><stop offset="0" stop-color="#ffffff" stop-opacity="0.55"/><stop offset="1" stop-color="#ffffff" stop-opacity="0"/></radialGradient></defs>`;
+  switch (art.scene) {
+    case 'hills': {
+      const far = hslHex(100 + (art.hue % 40), 0.35, 0.55);
+      const near = hslHex(110 + (art.hue % 30), 0.4, 0.42);
+      return `${defs}<rect width="${w}" height="${h}" fill="url(#sky)"/><rect width="${w}" height="${h}" fill="url(#glow)"/>
+<path d="M0 ${h * 0.55} Q ${w * 0.25} ${h * 0.42} ${w * 0.55} ${h * 0.52} T ${w} ${h * 0.48} V ${h} H 0 Z" fill="${far}"/>
+<path d="M0 ${h * 0.68} Q ${w * 0.35} ${h * 0.58} ${w * 0.7} ${h * 0.66} T ${w} ${h * 0.62} V ${h} H 0 Z" fill="${near}"/>`;
+    }
+    case 'city': {
+      const tower = hslHex(art.hue + 200, 0.18, 0.35);
+      const tower2 = hslHex(art.hue + 200, 0.16, 0.45);
+      let rects = '';
+      const widths = [52, 70, 44, 86, 60, 48, 74, 58];
+      let x = -10;
+      for (let i = 0; x < w; i++) {
+        const bw = widths[(i + art.hue) % widths.length]!;
+        const top = h * (0.28 + ((i * 37 + art.hue) % 23) / 100);
+        rects += `<rect x="${x}" y="${top.toFixed(0)}" width="${bw}" height="${h}" fill="${i % 2 ? tower : tower2}"/>`;
+        for (let wy = top + 14; wy < h * 0.62; wy += 26) rects += `<rect x="${x + 10}" y="${wy.toFixed(0)}" width="${bw - 20}" height="8" fill="#f4e3a1" opacity="0.55"/>`;
+        x += bw + 6;
+      }
+      return `${defs}<rect width="${w}" height="${h}" fill="url(#sky)"/>${rects}`;
+    }
+    case 'beach':
+      return `${defs}<rect width="${w}" height="${h}" fill="#9fd3ef"/><rect width="${w}" height="${h * 0.5}" fill="url(#sky)" opacity="0.35"/><rect width="${w}" height="${h}" fill="url(#glow)"/>
+<rect y="${h * 0.5}" width="${w}" height="${h * 0.16}" fill="#3d8fbf"/><path d="M0 ${h * 0.62} Q ${w * 0.3} ${h * 0.6} ${w * 0.55} ${h * 0.64} T ${w} ${h * 0.63} V ${h} H 0 Z" fill="#ead6a4"/>`;
+    default: {
+      const wall = hslHex(art.hue, 0.25, 0.8);
+      const frame = hslHex(art.hue + 30, 0.2, 0.95);
+      const left = art.glowX < 0.5;
+      const wx = left ? 24 : w - 184;
+      return `${defs}<rect width="${w}" height="${h}" fill="${wall}"/>
+<rect x="${wx}" y="40" width="160" height="200" fill="${frame}"/><rect x="${wx + 10}" y="50" width="140" height="180" fill="url(#sky)"/>
+<path d="M${wx + 80} 50 V 230 M ${wx + 10} 140 H ${wx + 150}" stroke="${frame}" stroke-width="8"/>
+<rect x="${left ? w - 150 : 40}" y="90" width="96" height="70" fill="${hslHex(art.hue + 160, 0.35, 0.6)}" stroke="#6b5a48" stroke-width="6"/>`;
+    }
+  }
+}
 
-/** An abstract head-and-shoulders silhouette on a soft gradient; no face and no text. */
+function rgb(c: readonly [number, number, number], factor = 1): string {
+  return `rgb(${c.map((v) => Math.max(0, Math.min(255, Math.round(v * factor)))).join(',')})`;
+}
+
+function shade(hex: string, factor: number): string {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return rgb([(n >> 16) & 255, (n >> 8) & 255, n & 255], factor);
+}
+
 export function portraitSvg(art: PortraitArt): string {
   const { width: w, height: h } = MAIN_IMAGE;
-  const [x1, y1, x2, y2] = GRADIENT_DIRECTIONS[art.direction % GRADIENT_DIRECTIONS.length] ?? GRADIENT_DIRECTIONS[0];
-  const light = hslHex(art.hue, 0.55, 0.85);
-  const deep = hslHex(art.hue + art.hueShift, 0.42, 0.6);
-  const figure = hslHex(art.hue + art.hueShift, 0.25, 0.32);
-  const hair = `rgb(${art.hair.join(',')})`;
+  const p = art.person;
+  const hair = rgb(p.hair);
+  const hairDark = rgb(p.hair, 0.75);
+  const skinShadow = shade(p.skin, 0.86);
   const cx = w / 2 + art.headX;
-  const cy = 245 + art.headY;
-  const rx = 80 * art.headScale;
-  const ry = 98 * art.headScale;
-  const shoulderTop = cy + ry + 45;
-  const s = art.shoulderHalfWidth;
-  // Hair sits behind the head: a rim above it, and for long hair a fall down to the shoulders.
-  const hairBehind = art.longHair
-    ? `<ellipse cx="${cx}" cy="${cy - ry * 0.1}" rx="${rx * 1.16}" ry="${ry * 1.08}"/><rect x="${cx - rx * 1.16}" y="${cy - ry * 0.1}" width="${rx * 2.32}" height="${ry * 1.45}" rx="${rx * 0.5}"/>`
-    : `<ellipse cx="${cx}" cy="${cy - ry * 0.14}" rx="${rx * 1.1}" ry="${ry * 0.98}"/>`;
+  const cy = 240 + art.headY;
+  const rx = 74 * p.headScale;
+  const ry = 92 * p.headScale;
+  const shoulderTop = cy + ry + 42;
+  const s = p.shoulderHalfWidth;
+  const f = (n: number) => n.toFixed(1);
+
+  // Hair behind the head and shoulders.
+  let back = '';
+  switch (p.hairStyle) {
+    case 'long':
+      back = `<ellipse cx="${f(cx)}" cy="${f(cy - ry * 0.1)}" rx="${f(rx * 1.18)}" ry="${f(ry * 1.08)}"/><rect x="${f(cx - rx * 1.18)}" y="${f(cy - ry * 0.1)}" width="${f(rx * 2.36)}" height="${f(ry * 1.55)}" rx="${f(rx * 0.45)}"/>`;
+      break;
+    case 'bob':
+      back = `<ellipse cx="${f(cx)}" cy="${f(cy - ry * 0.12)}" rx="${f(rx * 1.2)}" ry="${f(ry * 1.05)}"/><rect x="${f(cx - rx * 1.2)}" y="${f(cy - ry * 0.1)}" width="${f(rx * 2.4)}" height="${f(ry * 0.85)}" rx="${f(rx * 0.3)}"/>`;
+      break;
+    case 'ponytail':
+      back = `<ellipse cx="${f(cx + rx * 1.0)}" cy="${f(cy + ry * 0.35)}" rx="${f(rx * 0.3)}" ry="${f(ry * 0.75)}" transform="rotate(-12 ${f(cx + rx)} ${f(cy + ry * 0.35)})"/><ellipse cx="${f(cx)}" cy="${f(cy - ry * 0.12)}" rx="${f(rx * 1.08)}" ry="${f(ry * 1.0)}"/>`;
+      break;
+    case 'bun':
+      back = `<circle cx="${f(cx)}" cy="${f(cy - ry * 1.08)}" r="${f(rx * 0.42)}"/><ellipse cx="${f(cx)}" cy="${f(cy - ry * 0.12)}" rx="${f(rx * 1.07)}" ry="${f(ry * 1.0)}"/>`;
+      break;
+    case 'curly': {
+      const count = p.female ? 13 : 9;
+      const spread = p.female ? 1.25 : 0.95;
+      for (let i = 0; i < count; i++) {
+        const a = Math.PI * (0.95 + (spread * i) / (count - 1)) + (p.female ? -0.15 : 0.05);
+        back += `<circle cx="${f(cx + Math.cos(a) * rx * 1.0)}" cy="${f(cy - ry * 0.1 + Math.sin(a) * ry * 0.98)}" r="${f(rx * (p.female ? 0.34 : 0.26))}"/>`;
+      }
+      if (p.female) back += `<rect x="${f(cx - rx * 1.25)}" y="${f(cy - ry * 0.1)}" width="${f(rx * 2.5)}" height="${f(ry * 1.1)}" rx="${f(rx * 0.6)}"/>`;
+      break;
+    }
+    default:
+      break;
+  }
+
+  // Hair over the top of the head (a cap with a parting), by style.
+  const cap = (depth: number, sides: number) =>
+    `<path d="M ${f(cx - rx * 1.02)} ${f(cy - ry * sides)} C ${f(cx - rx * 1.05)} ${f(cy - ry * 1.25)} ${f(cx + rx * 1.05)} ${f(cy - ry * 1.25)} ${f(cx + rx * 1.02)} ${f(cy - ry * sides)} C ${f(cx + rx * 0.7)} ${f(cy - ry * depth)} ${f(cx - rx * 0.2)} ${f(cy - ry * (depth + 0.12))} ${f(cx - rx * 1.02)} ${f(cy - ry * sides)} Z"/>`;
+  let front = '';
+  switch (p.hairStyle) {
+    case 'long':
+    case 'bob':
+    case 'ponytail':
+    case 'bun':
+      front = cap(0.5, 0.05);
+      break;
+    case 'curly':
+      front = cap(0.62, 0.25);
+      break;
+    case 'short':
+      front = cap(0.68, 0.3);
+      break;
+    case 'crew':
+      front = cap(0.8, 0.42);
+      break;
+    case 'receding':
+      front = `<path d="M ${f(cx - rx * 1.0)} ${f(cy - ry * 0.1)} C ${f(cx - rx * 1.05)} ${f(cy - ry * 0.8)} ${f(cx - rx * 0.7)} ${f(cy - ry * 0.9)} ${f(cx - rx * 0.55)} ${f(cy - ry * 0.75)} C ${f(cx - rx * 0.8)} ${f(cy - ry * 0.55)} ${f(cx - rx * 0.9)} ${f(cy - ry * 0.3)} ${f(cx - rx * 1.0)} ${f(cy - ry * 0.1)} Z"/><path d="M ${f(cx + rx * 1.0)} ${f(cy - ry * 0.1)} C ${f(cx + rx * 1.05)} ${f(cy - ry * 0.8)} ${f(cx + rx * 0.7)} ${f(cy - ry * 0.9)} ${f(cx + rx * 0.55)} ${f(cy - ry * 0.75)} C ${f(cx + rx * 0.8)} ${f(cy - ry * 0.55)} ${f(cx + rx * 0.9)} ${f(cy - ry * 0.3)} ${f(cx + rx * 1.0)} ${f(cy - ry * 0.1)} Z"/>`;
+      break;
+    default:
+      break;
+  }
+
+  const eyeY = cy - ry * 0.02;
+  const eyeDx = rx * 0.38;
+  const eye = (x: number) =>
+    `<ellipse cx="${f(x)}" cy="${f(eyeY)}" rx="11" ry="7.5" fill="#ffffff"/><circle cx="${f(x)}" cy="${f(eyeY)}" r="6" fill="${p.eyes}"/><circle cx="${f(x)}" cy="${f(eyeY)}" r="2.6" fill="#1d1512"/><circle cx="${f(x + 2)}" cy="${f(eyeY - 2)}" r="1.4" fill="#ffffff"/>`;
+  const brow = (x: number, dir: number) => `<path d="M ${f(x - 14 * dir)} ${f(eyeY - 20)} Q ${f(x)} ${f(eyeY - 27)} ${f(x + 14 * dir)} ${f(eyeY - 21)}" stroke="${hairDark}" stroke-width="${p.female ? 4 : 6}" fill="none" stroke-linecap="round"/>`;
+  const mouthY = cy + ry * 0.45;
+  const mouth = p.female
+    ? `<path d="M ${f(cx - rx * 0.26)} ${f(mouthY)} Q ${f(cx)} ${f(mouthY + ry * 0.2)} ${f(cx + rx * 0.26)} ${f(mouthY)} Q ${f(cx)} ${f(mouthY + ry * 0.06)} ${f(cx - rx * 0.26)} ${f(mouthY)} Z" fill="#b4475c"/>`
+    : `<path d="M ${f(cx - rx * 0.25)} ${f(mouthY)} Q ${f(cx)} ${f(mouthY + ry * 0.16)} ${f(cx + rx * 0.25)} ${f(mouthY)}" stroke="#8a3b3b" stroke-width="5" fill="none" stroke-linecap="round"/>`;
+  const jaw = `M ${f(cx - rx * 0.98)} ${f(cy + ry * 0.05)} C ${f(cx - rx * 0.95)} ${f(cy + ry * 0.75)} ${f(cx - rx * 0.45)} ${f(cy + ry * 1.02)} ${f(cx)} ${f(cy + ry * 1.02)} C ${f(cx + rx * 0.45)} ${f(cy + ry * 1.02)} ${f(cx + rx * 0.95)} ${f(cy + ry * 0.75)} ${f(cx + rx * 0.98)} ${f(cy + ry * 0.05)} C ${f(cx + rx * 0.7)} ${f(cy + ry * 0.4)} ${f(cx - rx * 0.7)} ${f(cy + ry * 0.4)} ${f(cx - rx * 0.98)} ${f(cy + ry * 0.05)} Z`;
+  const beard = p.beard === 'none' ? '' : `<path d="${jaw}" fill="${hair}" opacity="${p.beard === 'full' ? 0.95 : 0.35}"/>`;
+  const glasses = p.glasses
+    ? `<g fill="none" stroke="#2b2b2b" stroke-width="4"><circle cx="${f(cx - eyeDx)}" cy="${f(eyeY)}" r="19"/><circle cx="${f(cx + eyeDx)}" cy="${f(eyeY)}" r="19"/><path d="M ${f(cx - eyeDx + 19)} ${f(eyeY)} H ${f(cx + eyeDx - 19)}"/></g>`
+    : '';
+  const earrings = p.earrings ? `<circle cx="${f(cx - rx * 0.98)}" cy="${f(cy + ry * 0.28)}" r="6" fill="#e2b84a"/><circle cx="${f(cx + rx * 0.98)}" cy="${f(cy + ry * 0.28)}" r="6" fill="#e2b84a"/>` : '';
+  let neck = '';
+  if (art.neckline === 'v') neck = `<path d="M ${f(cx - rx * 0.55)} ${f(shoulderTop - 4)} L ${f(cx)} ${f(shoulderTop + 70)} L ${f(cx + rx * 0.55)} ${f(shoulderTop - 4)} Z" fill="${p.skin}"/>`;
+  else if (art.neckline === 'round') neck = `<ellipse cx="${f(cx)}" cy="${f(shoulderTop)}" rx="${f(rx * 0.6)}" ry="26" fill="${p.skin}"/>`;
+  else neck = `<ellipse cx="${f(cx)}" cy="${f(shoulderTop - 2)}" rx="${f(rx * 0.5)}" ry="18" fill="${p.skin}"/><path d="M ${f(cx - rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx - 4)} ${f(shoulderTop + 34)} L ${f(cx - rx * 0.85)} ${f(shoulderTop + 22)} Z M ${f(cx + rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx + 4)} ${f(shoulderTop + 34)} L ${f(cx + rx * 0.85)} ${f(shoulderTop + 22)} Z" fill="#f4f4f4"/>`;
+
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">
-<defs>
-<linearGradient id="bg" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}"><stop offset="0" stop-color="${light}"/><stop offset="1" stop-color="${deep}"/></linearGradient>
-<radialGradient id="glow" cx="${art.glowX.toFixed(3)}" cy="${art.glowY.toFixed(3)}" r="0.75"><stop offset="0" stop-color="#ffffff" stop-opacity="0.5"/><stop offset="1" stop-color="#ffffff" stop-opacity="0"/></radialGradient>
-</defs>
-<rect width="${w}" height="${h}" fill="url(#bg)"/>
-<rect width="${w}" height="${h}" fill="url(#glow)"/>
-<g fill="${hair}">${hairBehind}</g>
-<g fill="${figure}">
-<path d="M ${cx - s - 40} ${h} C ${cx - s - 30} ${shoulderTop + 40} ${cx - s * 0.6} ${shoulderTop} ${cx} ${shoulderTop} C ${cx + s * 0.6} ${shoulderTop} ${cx + s + 30} ${shoulderTop + 40} ${cx + s + 40} ${h} Z"/>
-<rect x="${cx - rx * 0.4}" y="${cy + ry * 0.5}" width="${rx * 0.8}" height="${shoulderTop - cy - ry * 0.5 + 20}" rx="${rx * 0.3}"/>
-<ellipse cx="${cx}" cy="${cy}" rx="${rx}" ry="${ry}"/>
-</g>
+${sceneSvg(art, w, h)}
+<g fill="${hair}">${back}</g>
+<path d="M ${f(cx - s - 40)} ${h} C ${f(cx - s - 30)} ${f(shoulderTop + 40)} ${f(cx - s * 0.6)} ${f(shoulderTop)} ${f(cx)} ${f(shoulderTop)} C ${f(cx + s * 0.6)} ${f(shoulderTop)} ${f(cx + s + 30)} ${f(shoulderTop + 40)} ${f(cx + s + 40)} ${h} Z" fill="${art.clothing}"/>
+<rect x="${f(cx - rx * 0.36)}" y="${f(cy + ry * 0.5)}" width="${f(rx * 0.72)}" height="${f(shoulderTop - cy - ry * 0.5 + 8)}" rx="${f(rx * 0.25)}" fill="${skinShadow}"/>
+${neck}
+<ellipse cx="${f(cx - rx * 0.97)}" cy="${f(cy + ry * 0.05)}" rx="${f(rx * 0.16)}" ry="${f(ry * 0.2)}" fill="${skinShadow}"/><ellipse cx="${f(cx + rx * 0.97)}" cy="${f(cy + ry * 0.05)}" rx="${f(rx * 0.16)}" ry="${f(ry * 0.2)}" fill="${skinShadow}"/>
+<ellipse cx="${f(cx)}" cy="${f(cy)}" rx="${f(rx)}" ry="${f(ry)}" fill="${p.skin}"/>
+${beard}
+<g fill="${hair}">${front}</g>
+${eye(cx - eyeDx)}${eye(cx + eyeDx)}${brow(cx - eyeDx, 1)}${brow(cx + eyeDx, 1)}
+<path d="M ${f(cx - 3)} ${f(eyeY + 18)} Q ${f(cx - 10)} ${f(cy + ry * 0.3)} ${f(cx + 4)} ${f(cy + ry * 0.3)}" stroke="${skinShadow}" stroke-width="4" fill="none" stroke-linecap="round"/>
+<circle cx="${f(cx - rx * 0.55)}" cy="${f(cy + ry * 0.28)}" r="14" fill="#e8857a" opacity="0.22"/><circle cx="${f(cx + rx * 0.55)}" cy="${f(cy + ry * 0.28)}" r="14" fill="#e8857a" opacity="0.22"/>
+${mouth}${glasses}${earrings}
 </svg>`;
 }
 
