@@ -22,6 +22,11 @@ describe('member profile page', () => {
       .limit(1);
     memberId = member!.id;
     const [photo] = await db.select().from(photos).where(eq(photos.id, member!.photoId!));
+    // A real file under the new names: the locked place shows a blurred copy made from it.
+    const store = server.booted.app.photos;
+    const main = await store.get(photo!.filename);
+    await store.put(`zz${memberId}-premium-main.webp`, main!.body);
+    await store.put(`zz${memberId}-premium-thumb.webp`, (await store.get(photo!.thumbFilename))!.body);
     const [extra] = await db
       .insert(photos)
       .values({ userId: memberId, filename: `zz${memberId}-premium-main.webp`, thumbFilename: `zz${memberId}-premium-thumb.webp`, status: 'active', premium: true, width: photo!.width, height: photo!.height })
