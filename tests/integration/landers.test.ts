@@ -7,6 +7,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { invitationRequests, photos, profiles, sites, users } from '../../src/db/schema';
 import { LANDER_NAMES } from '../../src/server/landers/names';
+import { bornBy } from '../../src/server/landers/niche';
+import { ageOn } from '../../src/server/members/listing';
 import { databaseKinds } from '../setup/databases';
 import { startTestServer, type TestServer } from '../setup/server';
 
@@ -104,6 +106,59 @@ describe.each(await databaseKinds())('landers on %s', (kind) => {
     const item = /<figure class="gallery-item"[\s\S]*?<\/figure>/.exec(gallery)![0];
     expect(item).toContain(escapeHtml(fictional.name));
     expect(item).toContain('data-fictional');
+  });
+
+  it('LND-01 SITE-03 the milf site’s landers and swipe deck open with women of 35 and older, even after a young man was active last', async () => {
+    const { db } = server.booted.app;
+    // A 21-year-old man on site 2, active a minute from now, with a photo of his own.
+    const [user] = await db
+      .insert(users)
+      .values({ siteId: 2, email: `young-man-${kind}@example.test`, status: 'active', language: 'de', role: 'member' })
+      .returning({ id: users.id });
+    const [photo] = await db
+      .insert(photos)
+      .values({ userId: user!.id, filename: 'young-man-main.webp', thumbFilename: 'young-man-thumb.webp', status: 'active', width: 480, height: 600 })
+      .returning({ id: photos.id });
+    await db.insert(profiles).values({
+      userId: user!.id,
+      siteId: 2,
+      name: 'Jonas',
+      gender: 'male',
+      sexuality: 'hetero',
+      birthDate: bornBy(new Date(), 21),
+      country: 'DE',
+      mainPhotoId: photo!.id,
+      lastActiveAt: new Date(Date.now() + 60_000),
+    });
+    server.booted.app.cache.delete('landers:');
+    try {
+      const owners = new Map(
+        (
+          await db
+            .select({ filename: photos.filename, gender: profiles.gender, birthDate: profiles.birthDate })
+            .from(photos)
+            .innerJoin(profiles, eq(profiles.userId, photos.userId))
+            .where(eq(profiles.siteId, 2))
+        ).map((row) => [row.filename, row]),
+      );
+      for (const name of ['tinderswipe', 'gallery', 'collagelanding']) {
+        const html = (await server.request(`/landers/${name}`, { host: '127.0.0.1', cookies: { lang: 'de' } })).text;
+        const shown = [...new Set([...html.matchAll(/\/photos\/([\w.-]+-main\.webp)/g)].map((m) => m[1]!))];
+        expect(shown.length, name).toBeGreaterThan(0);
+        expect(shown, name).not.toContain('young-man-main.webp');
+        for (const file of shown) {
+          const owner = owners.get(file);
+          expect(owner?.gender, `${name} ${file}`).toBe('female');
+          expect(ageOn(owner!.birthDate!, new Date()), `${name} ${file}`).toBeGreaterThanOrEqual(35);
+        }
+      }
+    } finally {
+      await db.update(profiles).set({ mainPhotoId: null }).where(eq(profiles.userId, user!.id));
+      await db.delete(photos).where(eq(photos.userId, user!.id));
+      await db.delete(profiles).where(eq(profiles.userId, user!.id));
+      await db.delete(users).where(eq(users.id, user!.id));
+      server.booted.app.cache.delete('landers:');
+    }
   });
 
   it('LND-01 lander media are the site’s own photos with srcset, sizes, the first eager and the rest lazy', async () => {
