@@ -23,7 +23,7 @@ import {
 import { settingsSchema } from '../shared/settings';
 import { openDatabase, type Database, type Db } from './client';
 import { companies, creditLedger, photos, profiles, regions, siteHosts, sites, users } from './schema';
-import { DEMO_ACCOUNTS, DEMO_PREMIUM_PURCHASE, MAIN_IMAGE, THUMB_IMAGE, portraitSvg, seedDemo } from './seed';
+import { DEMO_ACCOUNTS, DEMO_PREMIUM_PURCHASE, MAIN_IMAGE, THUMB_IMAGE, planDemoPortraits, portraitSvg, seedDemo } from './seed';
 import { REGIONS } from './seed-data';
 import { createTestDatabase, databaseKinds } from '../../tests/setup/databases';
 
@@ -214,17 +214,59 @@ describe('seedDemo', () => {
   });
 
   it('MEM-06 a portrait keeps its person across photos and varies the setting', () => {
-    const person = { female: true, skin: '#dca67f', hair: [110, 72, 45] as const, hairStyle: 'bun' as const, eyes: '#3f6f8f', headScale: 1, shoulderHalfWidth: 150, glasses: true, earrings: true, beard: 'none' as const };
-    const a = portraitSvg({ person, scene: 'beach', hue: 20, clothing: '#334455', neckline: 'v', headX: 0, headY: 0, glowX: 0.5, glowY: 0.2 });
-    const b = portraitSvg({ person, scene: 'city', hue: 200, clothing: '#aa3344', neckline: 'collar', headX: 10, headY: 5, glowX: 0.3, glowY: 0.2 });
+    const person = {
+      female: true,
+      skin: '#dca67f',
+      hair: [110, 72, 45] as const,
+      hairStyle: 'bun' as const,
+      eyes: '#3f6f8f',
+      headScale: 1,
+      shoulderHalfWidth: 150,
+      glasses: true,
+      earrings: true,
+      necklace: true,
+      beard: 'none' as const,
+      smile: 'open' as const,
+    };
+    const a = portraitSvg({ person, scene: 'beach', hue: 20, clothing: '#334455', neckline: 'v', top: 'plain', headX: 0, headY: 0, glowX: 0.5, glowY: 0.2 });
+    const b = portraitSvg({ person, scene: 'city', hue: 200, clothing: '#aa3344', neckline: 'round', top: 'jacket', headX: 10, headY: 5, glowX: 0.3, glowY: 0.2 });
     for (const svg of [a, b]) {
       expect(svg).toContain('#dca67f');
       expect(svg).toContain('rgb(110,72,45)');
       expect(svg).toContain('#3f6f8f');
-      expect(svg).toContain('#e2b84a'); // earrings
+      expect(svg).toContain('#e2b84a'); // earrings and necklace
+      expect(svg).toContain('#fbf6f0'); // the open smile's teeth
     }
     expect(a).not.toBe(b);
     expect(a).toContain('#3d8fbf'); // the sea
+    expect(b).toContain('rgb(105,32,42)'); // the jacket, a darker shade of the top
+    expect(a).not.toContain('rgb(32,42,53)'); // no jacket on a plain top
+  });
+
+  it('MEM-06 the seed plans one person per member on all their photos, and 24 members are 24 different people', () => {
+    const plans = planDemoPortraits(24, fixedClock.now());
+    expect(planDemoPortraits(24, fixedClock.now())).toEqual(plans); // same seed, same art
+    for (const siteId of [1, 2]) {
+      const members = plans.filter((p) => p.siteId === siteId);
+      expect(members).toHaveLength(24);
+      const several = members.filter((m) => m.photos.length > 1);
+      expect(several.length).toBeGreaterThan(0);
+      for (const m of several) {
+        for (const photo of m.photos.slice(1)) expect(photo.person).toEqual(m.photos[0]!.person);
+        expect(new Set(m.photos.map((photo) => `${photo.scene}${photo.hue}${photo.clothing}`)).size).toBe(m.photos.length);
+      }
+      const people = members.map((m) => m.photos[0]!.person);
+      // Who they are at a glance: skin, hair colour and style, glasses, beard, earrings, head and shoulders.
+      expect(new Set(people.map((p) => JSON.stringify(p))).size).toBe(24);
+      expect(new Set(people.map((p) => p.skin)).size).toBeGreaterThanOrEqual(4);
+      expect(new Set(people.map((p) => p.hairStyle)).size).toBeGreaterThanOrEqual(5);
+      expect(new Set(members.map((m) => m.photos[0]!.scene)).size).toBe(4);
+      for (const m of members) {
+        const p = m.photos[0]!.person;
+        expect(p.female).toBe(m.gender === 'female');
+        if (p.female) expect(p.beard).toBe('none');
+      }
+    }
   });
 
   it('creates a free and a premium demo account on each site; credits equal the ledger sum', { timeout: SLOW }, async () => {

@@ -77,10 +77,12 @@ export const DEMO_PREMIUM_PURCHASE = 200;
 export const MAIN_IMAGE = { width: 480, height: 600 } as const;
 export const THUMB_IMAGE = { width: 160, height: 200 } as const;
 // effort 2 encodes twice as fast as the default 4 for flat artwork like this, at about 5 % more bytes.
-const WEBP_OPTIONS = { quality: 72, effort: 2 } as const;
+// Quality 40 keeps the drawn faces crisp (flat colours, few edges) and the files about as small as the
+// old faceless silhouettes were at 72 (docs/decisions/031-niche-focus-and-demo-portraits.md).
+const WEBP_OPTIONS = { quality: 40, effort: 2 } as const;
 const RENDER_CONCURRENCY = 4;
 /** Bump when portraitSvg or the WebP options change: new file names, so kept files are not reused. */
-const ART_VERSION = 2;
+const ART_VERSION = 3;
 const INSERT_CHUNK = 500;
 /** Share of members that are fictional profiles: every 8th member (12.5 %). */
 const FICTIONAL_EVERY = 8;
@@ -233,7 +235,11 @@ export interface PortraitPerson {
   shoulderHalfWidth: number;
   glasses: boolean;
   earrings: boolean;
+  /** A fine chain with a pendant, shown when the neckline leaves room for it. */
+  necklace: boolean;
   beard: 'none' | 'stubble' | 'full';
+  /** 'open' shows teeth; 'soft' is a closed smile. */
+  smile: 'soft' | 'open';
 }
 
 /** One photo: the person in a setting, dressed for it. */
@@ -243,6 +249,8 @@ export interface PortraitArt {
   hue: number;
   clothing: string;
   neckline: 'round' | 'v' | 'collar';
+  /** A plain top, or an open cardigan/jacket in a darker shade over it. */
+  top: 'plain' | 'jacket';
   headX: number;
   headY: number;
   glowX: number;
@@ -282,6 +290,13 @@ function regionsOf(country: string): RegionSeed[] {
   const list = REGIONS.filter((r) => r.country === country);
   if (list.length === 0) throw new Error(`no regions for country ${country}`);
   return list;
+}
+
+/** The portraits the seed would draw for the first `count` members of every demo site (for tests and tools). */
+export function planDemoPortraits(count: number, now: Date): { siteId: number; gender: string; photos: PortraitArt[] }[] {
+  return DEMO_SITES.flatMap((site) =>
+    planSiteMembers(site, count, now).map((plan) => ({ siteId: site.row.id, gender: String(plan.profile.gender), photos: plan.photos.map((photo) => photo.art) })),
+  );
 }
 
 /** The members of one site: `count` profiles, numbered from 1. */
@@ -358,7 +373,10 @@ function planMemberPhotos(
 ): PhotoPlan[] {
   const extras = rng.chance(EXTRA_PHOTO_SHARE) ? rng.int(1, 2) : 0;
   // One person on every photo of the member, each photo in its own setting.
-  const person = planPerson(rng, who.gender, who.hairColour);
+  // Details added to the art later come from their own stream, so they moved no earlier draw
+  // (every member keeps the face, photos and premium flags it had).
+  const looks = new Random(seedFor('looks', siteId, slug));
+  const person = planPerson(rng, looks, who.gender, who.hairColour);
   const span = who.now.getTime() - who.signupDate.getTime();
   const list: PhotoPlan[] = [];
   for (let k = 0; k <= extras; k++) {
@@ -367,7 +385,7 @@ function planMemberPhotos(
       ...photoNames(siteId, slug, k),
       premium: k > 0 && rng.chance(PREMIUM_EXTRA_SHARE),
       createdAt,
-      art: planPortrait(rng, person),
+      art: planPortrait(rng, looks, person),
     });
   }
   return list;
@@ -392,7 +410,7 @@ const MALE_STYLES: readonly HairStyle[] = ['short', 'short', 'crew', 'curly'];
 const OLDER_MALE_STYLES: readonly HairStyle[] = ['short', 'crew', 'receding', 'receding', 'bald'];
 
 /** The person behind a member's photos (drawn from the member's own randomness). */
-function planPerson(rng: Random, gender: Gender, hairColour: Of<typeof HAIR_COLOURS>): PortraitPerson {
+function planPerson(rng: Random, looks: Random, gender: Gender, hairColour: Of<typeof HAIR_COLOURS>): PortraitPerson {
   const female = gender === 'female';
   const older = hairColour === 'grey';
   return {
@@ -406,17 +424,20 @@ function planPerson(rng: Random, gender: Gender, hairColour: Of<typeof HAIR_COLO
     glasses: rng.chance(older ? 0.35 : 0.15),
     earrings: female && rng.chance(0.55),
     beard: female ? 'none' : rng.chance(0.25) ? 'full' : rng.chance(0.3) ? 'stubble' : 'none',
+    necklace: female && looks.chance(0.4),
+    smile: looks.chance(0.45) ? 'open' : 'soft',
   };
 }
 
 /** One photo of `person`: its own setting, clothes and framing. */
-function planPortrait(rng: Random, person: PortraitPerson): PortraitArt {
+function planPortrait(rng: Random, looks: Random, person: PortraitPerson): PortraitArt {
   return {
     person,
     scene: rng.pick(SCENES),
     hue: rng.int(0, 359),
-    clothing: hslHex(rng.int(0, 359), 0.45 + rng.float() * 0.3, 0.3 + rng.float() * 0.25),
+    clothing: hslHex(rng.int(0, 359), 0.35 + rng.float() * 0.3, 0.32 + rng.float() * 0.25),
     neckline: rng.pick(NECKLINES),
+    top: looks.chance(0.35) ? 'jacket' : 'plain',
     headX: rng.int(-25, 25),
     headY: rng.int(-15, 20),
     glowX: 0.2 + rng.float() * 0.6,
@@ -436,6 +457,7 @@ function planDemoAccounts(site: DemoSite, now: Date, passwordHash: string): Prof
 function planDemoAccount(site: DemoSite, kind: 'free' | 'premium', p: DemoAccountProfile, now: Date, passwordHash: string): ProfilePlan {
   const siteId = site.row.id;
   const rng = new Random(seedFor('demo', siteId, kind));
+  const looks = new Random(seedFor('looks', siteId, kind));
   const signupDate = new Date(now.getTime() - p.signupDaysAgo * DAY);
   const ledger: LedgerPlan[] = [];
   if (site.row.signupCredits > 0) ledger.push({ amount: site.row.signupCredits, reason: 'signup_credits', kind: 'signup', createdAt: signupDate });
@@ -481,7 +503,7 @@ function planDemoAccount(site: DemoSite, kind: 'free' | 'premium', p: DemoAccoun
         ...photoNames(siteId, kind, 0),
         premium: false,
         createdAt: new Date(signupDate.getTime() + 10 * 60 * SECOND),
-        art: planPortrait(rng, planPerson(rng, p.gender, p.hairColour)),
+        art: planPortrait(rng, looks, planPerson(rng, looks, p.gender, p.hairColour)),
       },
     ],
     ledger,
@@ -696,9 +718,15 @@ export function portraitSvg(art: PortraitArt): string {
     `<ellipse cx="${f(x)}" cy="${f(eyeY)}" rx="11" ry="7.5" fill="#ffffff"/><circle cx="${f(x)}" cy="${f(eyeY)}" r="6" fill="${p.eyes}"/><circle cx="${f(x)}" cy="${f(eyeY)}" r="2.6" fill="#1d1512"/><circle cx="${f(x + 2)}" cy="${f(eyeY - 2)}" r="1.4" fill="#ffffff"/>`;
   const brow = (x: number, dir: number) => `<path d="M ${f(x - 14 * dir)} ${f(eyeY - 20)} Q ${f(x)} ${f(eyeY - 27)} ${f(x + 14 * dir)} ${f(eyeY - 21)}" stroke="${hairDark}" stroke-width="${p.female ? 4 : 6}" fill="none" stroke-linecap="round"/>`;
   const mouthY = cy + ry * 0.45;
-  const mouth = p.female
-    ? `<path d="M ${f(cx - rx * 0.26)} ${f(mouthY)} Q ${f(cx)} ${f(mouthY + ry * 0.2)} ${f(cx + rx * 0.26)} ${f(mouthY)} Q ${f(cx)} ${f(mouthY + ry * 0.06)} ${f(cx - rx * 0.26)} ${f(mouthY)} Z" fill="#b4475c"/>`
-    : `<path d="M ${f(cx - rx * 0.25)} ${f(mouthY)} Q ${f(cx)} ${f(mouthY + ry * 0.16)} ${f(cx + rx * 0.25)} ${f(mouthY)}" stroke="#8a3b3b" stroke-width="5" fill="none" stroke-linecap="round"/>`;
+  const lips = p.female ? '#b4475c' : '#8a3b3b';
+  const mw = rx * (p.smile === 'open' ? 0.3 : 0.26);
+  const mouth =
+    p.smile === 'open'
+      ? // A laugh: a half-moon of teeth framed by the lips.
+        `<path d="M ${f(cx - mw)} ${f(mouthY - 2)} Q ${f(cx)} ${f(mouthY + ry * 0.26)} ${f(cx + mw)} ${f(mouthY - 2)} Z" fill="#fbf6f0" stroke="${lips}" stroke-width="${p.female ? 5 : 4}" stroke-linejoin="round"/>`
+      : p.female
+        ? `<path d="M ${f(cx - mw)} ${f(mouthY)} Q ${f(cx)} ${f(mouthY + ry * 0.2)} ${f(cx + mw)} ${f(mouthY)} Q ${f(cx)} ${f(mouthY + ry * 0.06)} ${f(cx - mw)} ${f(mouthY)} Z" fill="${lips}"/>`
+        : `<path d="M ${f(cx - mw)} ${f(mouthY)} Q ${f(cx)} ${f(mouthY + ry * 0.16)} ${f(cx + mw)} ${f(mouthY)}" stroke="${lips}" stroke-width="5" fill="none" stroke-linecap="round"/>`;
   const jaw = `M ${f(cx - rx * 0.98)} ${f(cy + ry * 0.05)} C ${f(cx - rx * 0.95)} ${f(cy + ry * 0.75)} ${f(cx - rx * 0.45)} ${f(cy + ry * 1.02)} ${f(cx)} ${f(cy + ry * 1.02)} C ${f(cx + rx * 0.45)} ${f(cy + ry * 1.02)} ${f(cx + rx * 0.95)} ${f(cy + ry * 0.75)} ${f(cx + rx * 0.98)} ${f(cy + ry * 0.05)} C ${f(cx + rx * 0.7)} ${f(cy + ry * 0.4)} ${f(cx - rx * 0.7)} ${f(cy + ry * 0.4)} ${f(cx - rx * 0.98)} ${f(cy + ry * 0.05)} Z`;
   const beard = p.beard === 'none' ? '' : `<path d="${jaw}" fill="${hair}" opacity="${p.beard === 'full' ? 0.95 : 0.35}"/>`;
   const glasses = p.glasses
@@ -710,12 +738,22 @@ export function portraitSvg(art: PortraitArt): string {
   else if (art.neckline === 'round') neck = `<ellipse cx="${f(cx)}" cy="${f(shoulderTop)}" rx="${f(rx * 0.6)}" ry="26" fill="${p.skin}"/>`;
   else neck = `<ellipse cx="${f(cx)}" cy="${f(shoulderTop - 2)}" rx="${f(rx * 0.5)}" ry="18" fill="${p.skin}"/><path d="M ${f(cx - rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx - 4)} ${f(shoulderTop + 34)} L ${f(cx - rx * 0.85)} ${f(shoulderTop + 22)} Z M ${f(cx + rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx + 4)} ${f(shoulderTop + 34)} L ${f(cx + rx * 0.85)} ${f(shoulderTop + 22)} Z" fill="#f4f4f4"/>`;
 
+  // An open jacket or cardigan: two darker panels from the shoulders down, the top showing between them.
+  const jacket =
+    art.top === 'jacket'
+      ? `<path d="M ${f(cx - s - 40)} ${h} C ${f(cx - s - 30)} ${f(shoulderTop + 40)} ${f(cx - s * 0.6)} ${f(shoulderTop)} ${f(cx - rx * 0.7)} ${f(shoulderTop)} L ${f(cx - rx * 0.35)} ${h} Z M ${f(cx + s + 40)} ${h} C ${f(cx + s + 30)} ${f(shoulderTop + 40)} ${f(cx + s * 0.6)} ${f(shoulderTop)} ${f(cx + rx * 0.7)} ${f(shoulderTop)} L ${f(cx + rx * 0.35)} ${h} Z" fill="${shade(art.clothing, 0.62)}"/>`
+      : '';
+  const necklace =
+    p.necklace && art.neckline !== 'collar'
+      ? `<path d="M ${f(cx - rx * 0.42)} ${f(shoulderTop - 6)} Q ${f(cx)} ${f(shoulderTop + 30)} ${f(cx + rx * 0.42)} ${f(shoulderTop - 6)}" stroke="#e2b84a" stroke-width="2.5" fill="none"/><circle cx="${f(cx)}" cy="${f(shoulderTop + 18)}" r="5" fill="#e2b84a"/>`
+      : '';
+
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">
 ${sceneSvg(art, w, h)}
 <g fill="${hair}">${back}</g>
 <path d="M ${f(cx - s - 40)} ${h} C ${f(cx - s - 30)} ${f(shoulderTop + 40)} ${f(cx - s * 0.6)} ${f(shoulderTop)} ${f(cx)} ${f(shoulderTop)} C ${f(cx + s * 0.6)} ${f(shoulderTop)} ${f(cx + s + 30)} ${f(shoulderTop + 40)} ${f(cx + s + 40)} ${h} Z" fill="${art.clothing}"/>
 <rect x="${f(cx - rx * 0.36)}" y="${f(cy + ry * 0.5)}" width="${f(rx * 0.72)}" height="${f(shoulderTop - cy - ry * 0.5 + 8)}" rx="${f(rx * 0.25)}" fill="${skinShadow}"/>
-${neck}
+${neck}${jacket}${necklace}
 <ellipse cx="${f(cx - rx * 0.97)}" cy="${f(cy + ry * 0.05)}" rx="${f(rx * 0.16)}" ry="${f(ry * 0.2)}" fill="${skinShadow}"/><ellipse cx="${f(cx + rx * 0.97)}" cy="${f(cy + ry * 0.05)}" rx="${f(rx * 0.16)}" ry="${f(ry * 0.2)}" fill="${skinShadow}"/>
 <ellipse cx="${f(cx)}" cy="${f(cy)}" rx="${f(rx)}" ry="${f(ry)}" fill="${p.skin}"/>
 ${beard}
