@@ -78,8 +78,9 @@ export const MAIN_IMAGE = { width: 480, height: 600 } as const;
 export const THUMB_IMAGE = { width: 160, height: 200 } as const;
 // effort 2 encodes twice as fast as the default 4 for flat artwork like this, at about 5 % more bytes.
 // Quality 40 keeps the drawn faces crisp (flat colours, few edges) and the files about as small as the
-// old faceless silhouettes were at 72 (docs/decisions/031-niche-focus-and-demo-portraits.md).
+// old faceless silhouettes were at 72; the 160×200 thumbnails take 30 (docs/decisions/031-niche-focus-and-demo-portraits.md).
 const WEBP_OPTIONS = { quality: 40, effort: 2 } as const;
+const THUMB_WEBP_OPTIONS = { quality: 30, effort: 2 } as const;
 const RENDER_CONCURRENCY = 4;
 /** Bump when portraitSvg or the WebP options change: new file names, so kept files are not reused. */
 const ART_VERSION = 3;
@@ -584,7 +585,7 @@ export async function renderProfileImage(art: PortraitArt): Promise<RenderedImag
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
   const [main, thumb] = await Promise.all([
     sharp(data, raw).webp(WEBP_OPTIONS).toBuffer(),
-    sharp(data, raw).resize(THUMB_IMAGE.width, THUMB_IMAGE.height).webp(WEBP_OPTIONS).toBuffer(),
+    sharp(data, raw).resize(THUMB_IMAGE.width, THUMB_IMAGE.height).webp(THUMB_WEBP_OPTIONS).toBuffer(),
   ]);
   return { main, thumb };
 }
