@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForLine } from '../../bench/process';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from '../setup/databases';
+import { createTestDatabase, type TestDatabase } from '../setup/databases';
 
 const root = join(import.meta.dirname, '..', '..');
 const entry = join(root, 'dist', 'server', 'main.mjs');
@@ -22,7 +22,7 @@ function workersOf(pid: number): number[] {
   }
 }
 
-describe.runIf(await postgresAvailable())('server processes on PostgreSQL', () => {
+describe('server processes on PostgreSQL', () => {
   let database: TestDatabase;
   let primary: ChildProcess;
   let url: string;
