@@ -33,6 +33,15 @@ export const API_ERRORS = {
   invalid_cursor: 400,
   invalid_coordinates: 400,
   swipe_limit_reached: 429,
+  conversation_not_found: 404,
+  conversation_limit: 403,
+  insufficient_credits: 402,
+  recipient_unconfirmed: 409,
+  message_empty: 400,
+  message_too_long: 400,
+  invalid_message: 400,
+  invalid_client_id: 400,
+  client_id_reused: 409,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
