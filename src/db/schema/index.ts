@@ -11,3 +11,4 @@ export * from './mail';
 export * from './content';
 export * from './push';
 export * from './social';
+export * from './payments';
