@@ -10,7 +10,7 @@
  * - `reconcilePayments`: pending payments older than N minutes are asked for again (a lost webhook).
  * - `refundPayment`: within the site's refund_days, only while the credits are unused.
  */
-import { and, desc, eq, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, TransactionRollbackError } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { creditPackages, discountRedemptions, payments, sites, users, type PaymentStatus } from '../../db/schema';
 import type { Clock } from '../clock';
@@ -328,27 +328,30 @@ export async function refundPayment(deps: PaymentDeps, paymentId: number): Promi
   if (now.getTime() > payment.settledAt.getTime() + refundDays * 24 * 3600_000) return { type: 'error', reason: 'refund_period_over' };
   const provider = deps.providers.byName(payment.provider);
   if (!provider) return { type: 'error', reason: 'provider_refused' };
-  class Undo extends Error {
-    constructor(public readonly result: RefundResult) {
-      super('refund undone');
+  // The credits come back first (one transaction, only while unused); then the provider refunds. A
+  // provider refusal gives the credits back again, so nothing is held open during the HTTP call.
+  const taken = await db.transaction(async (tx) => {
+    const [marked] = await tx.update(payments).set({ refundedAt: now, updatedAt: now }).where(and(eq(payments.id, payment.id), isNull(payments.refundedAt))).returning({ id: payments.id });
+    if (!marked) return 'already_refunded' as const;
+    const spent = await spend(tx, { memberId: payment.userId, amount: payment.credits, reason: 'refund', reference: `refund:${payment.providerPaymentId}:${now.getTime()}`, at: now });
+    if (!spent.ok) {
+      tx.rollback();
     }
-  }
-  try {
-    return await db.transaction(async (tx) => {
-      const [marked] = await tx.update(payments).set({ refundedAt: now, updatedAt: now }).where(and(eq(payments.id, payment.id), isNull(payments.refundedAt))).returning({ id: payments.id });
-      if (!marked) throw new Undo({ type: 'error', reason: 'already_refunded' });
-      const taken = await spend(tx, { memberId: payment.userId, amount: payment.credits, reason: 'refund', reference: `refund:${payment.providerPaymentId}`, at: now });
-      if (!taken.ok) throw new Undo({ type: 'error', reason: 'credits_used' });
-      try {
-        const { refundId } = await provider.refund(payment.providerPaymentId!, payment.amountCents, payment.currency);
-        return { type: 'ok', refundId } as const;
-      } catch (err) {
-        deps.log?.error({ err, paymentId }, 'provider refused the refund');
-        throw new Undo({ type: 'error', reason: 'provider_refused' });
-      }
-    });
-  } catch (err) {
-    if (err instanceof Undo) return err.result;
+    return 'ok' as const;
+  }).catch((err: unknown) => {
+    if (err instanceof TransactionRollbackError) return 'credits_used' as const;
     throw err;
+  });
+  if (taken !== 'ok') return { type: 'error', reason: taken };
+  try {
+    const { refundId } = await provider.refund(payment.providerPaymentId, payment.amountCents, payment.currency);
+    return { type: 'ok', refundId };
+  } catch (err) {
+    deps.log?.error({ err, paymentId }, 'provider refused the refund; credits given back');
+    await db.transaction(async (tx) => {
+      await grant(tx, { memberId: payment.userId, amount: payment.credits, reason: 'refund_undone', reference: `refund-undone:${payment.providerPaymentId}:${now.getTime()}`, at: clock.now() });
+      await tx.update(payments).set({ refundedAt: null, updatedAt: clock.now() }).where(eq(payments.id, payment.id));
+    });
+    return { type: 'error', reason: 'provider_refused' };
   }
 }
