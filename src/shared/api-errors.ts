@@ -33,6 +33,10 @@ export const API_ERRORS = {
   invalid_cursor: 400,
   invalid_coordinates: 400,
   swipe_limit_reached: 429,
+  discount_not_found: 400,
+  discount_already_used: 400,
+  discount_expired: 400,
+  invalid_signature: 401,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
