@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
-import { createTestDatabase, postgresAvailable } from '../../../tests/setup/databases';
+import { createTestDatabase, databaseKinds } from '../../../tests/setup/databases';
 import { openDatabase, type Db } from '../../db/client';
 import { creditLedger, creditPackages, discountCodes, payments, sites, users } from '../../db/schema';
 import { seedDemo } from '../../db/seed';
@@ -240,11 +240,10 @@ describe('payments service on PGlite', () => {
   });
 });
 
-describe('payments service on PostgreSQL', async () => {
-  const available = await postgresAvailable();
-  it.runIf(available)('CRD-09 concurrent webhooks for the same payment on 20 connections grant exactly once', async () => {
-    const test = await createTestDatabase('postgres');
-    const database = await openDatabase(test.url, { poolSize: 20 });
+describe.each(await databaseKinds())('payments concurrency on %s', (kind) => {
+  it('CRD-09 concurrent webhooks for the same payment (a pool of 20 on PostgreSQL) grant exactly once', async () => {
+    const test = await createTestDatabase(kind);
+    const database = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
     const clock = new FakeClock();
     try {
       const { mkdtemp } = await import('node:fs/promises');
