@@ -76,7 +76,6 @@ export class PaynlProvider implements PaymentProvider {
 
   async createPayment(input: CreatePaymentInput): Promise<CreatedPayment> {
     const paymentMethod: Record<string, unknown> = { id: PAYNL_METHOD_IDS[input.method] };
-    const extra: Record<string, unknown> = {};
     if (input.issuer) paymentMethod.input = { issuerId: input.issuer };
     if (input.method === 'directdebit' && input.mandateReference) paymentMethod.input = { ...(paymentMethod.input as object), mandateId: input.mandateReference };
     const data = await this.call('POST', '/v1/orders', {
@@ -87,7 +86,6 @@ export class PaynlProvider implements PaymentProvider {
       returnUrl: input.returnUrl,
       exchangeUrl: input.webhookUrl,
       paymentMethod,
-      ...extra,
     });
     const id = data?.id;
     if (typeof id !== 'string' || !ORDER_ID.test(id)) throw new ProviderError('PAY. create order: no order id');
