@@ -194,6 +194,20 @@ describe('credits and payments', () => {
     expect((await server.request('/credits/repeat-order', as(other))).text).toContain('data-repeat-none');
   });
 
+  it('CRD-09 a forged Host header never becomes the webhook or return address: the site\'s own domain is used', async () => {
+    const host = 'evil.example';
+    const f = form({ key: 'forged-host-key-1', issuer: 'INGBNL2A' });
+    const res = await server.request(`/credits/${pkg.id}/ideal`, { method: 'POST', host, body: f.body, cookies: { lang: 'en', session: free.session }, headers: { ...f.headers, origin: `http://${host}:${server.port}` } });
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.location as string);
+    expect(location.host).not.toContain(host);
+    const sim = (await paymentProviders(server.booted.app)).simulated!;
+    const checkout = await sim.checkout(location.pathname.split('/').pop()!);
+    expect(new URL(checkout!.webhookUrl).protocol).toBe('https:');
+    expect(checkout!.webhookUrl).not.toContain(host);
+    expect(checkout!.returnUrl).not.toContain(host);
+  });
+
   it('CRD-02 direct debit goes to the mandate form first', async () => {
     const res = await server.request(`/credits/${pkg.id}/directdebit`, as(free));
     expect(res.status).toBe(302);

@@ -13,7 +13,7 @@ import { discountMember, paymentDeps, refusalKey, refusalStatus } from '../../pa
 import type { RequestContext } from '../../request-context';
 import { invalid, redirect, type SingleActionSpec } from '../form-action';
 
-type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'origin'>;
+type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'linkOrigin'>;
 type Member = Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date' | 'profile'>;
 
 /** The choice form of /credits. */
@@ -60,7 +60,8 @@ export function creditsPayForm(ctx: Ctx, user: Member, input: { packageId: numbe
         issuer: form.text('issuer') || null,
         code: form.text('code') || null,
         idempotencyKey: form.text('key'),
-        origin: ctx.origin,
+        // The registered origin, never a forged Host header: the provider is sent here (webhook) and so is the payer.
+        origin: ctx.linkOrigin,
         mandateReference: form.text('mandateReference') || null,
       });
       if (result.type === 'error') return invalid(refusalStatus(result.reason), { formError: ctx.t(refusalKey(result.reason)), reason: result.reason });
