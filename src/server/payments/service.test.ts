@@ -12,6 +12,7 @@ import { creditLedger, creditPackages, discountCodes, payments, sites, users } f
 import { seedDemo } from '../../db/seed';
 import { LocalPhotoStore } from '../photos/store';
 import { balance } from '../credits/ledger';
+import { exportUserData } from '../accounts/data-export';
 import { activeDiscount, TIME_BONUS_MS } from './discounts';
 import { providersOf, type PaymentProviders } from './registry';
 import { applyWebhook, reconcilePayments, refundPayment, settle, startPayment, type PaymentDeps } from './service';
@@ -142,6 +143,9 @@ describe('payments service on PGlite', () => {
     expect(user!.paid).toBe(true);
     const rows = await kit.db.select().from(creditLedger).where(eq(creditLedger.userId, member.id));
     expect(rows).toEqual([expect.objectContaining({ delta: w.package.credits, reason: 'purchase', reference: `payment:${id}` })]);
+    // GDPR-01: the member's data export lists the payment.
+    const exported = await exportUserData(kit.db, await kit.site(), member.id, clock.now());
+    expect(exported!.payments).toEqual([expect.objectContaining({ id: started.payment.id, status: 'paid', credits: w.package.credits, amount_cents: started.payment.amountCents })]);
   });
 
   it('CRD-09 a webhook with a bad signature or for an unknown provider is refused and changes nothing', async () => {
