@@ -108,7 +108,7 @@ describe('PAY. adapter against a local fake of its API', () => {
     await kit?.close();
   });
 
-  it('creates an order with the amount in cents, the method id and the bank, authenticated with the token', async () => {
+  it('CRD-02 creates an order with the amount in cents, the method id and the bank, authenticated with the token', async () => {
     const created = await provider.createPayment({ amountCents: 1024, currency: 'EUR', method: 'ideal', issuer: 'INGBNL2A', description: '50 credits', returnUrl: 'https://site.test/credits/order/1', webhookUrl: 'https://site.test/api/payment-webhook.php?provider=paynl', idempotencyKey: 'payment-1' });
     expect(created).toEqual({ providerPaymentId: 'ord1-abcdef', checkoutUrl: 'https://checkout.example/ord1-abcdef' });
     expect(fake.requests.at(-1)!.body).toMatchObject({
@@ -122,7 +122,7 @@ describe('PAY. adapter against a local fake of its API', () => {
     expect(await provider.fetchStatus('ord1-abcdef')).toEqual({ providerPaymentId: 'ord1-abcdef', status: 'pending', amountCents: 1024, currency: 'EUR' });
   });
 
-  it('is the provider in use when its keys are configured, and the simulated checkout is then off', async () => {
+  it('CRD-02 is the provider in use when its keys are configured, and the simulated checkout is then off', async () => {
     const config = loadConfig({ NODE_ENV: 'test', PAYNL_TOKEN_CODE: TOKEN_CODE, PAYNL_API_TOKEN: API_TOKEN, PAYNL_SERVICE_ID: SERVICE_ID, PAYNL_API_URL: fake.url });
     const providers = await paymentProviders({ db: kit.db, config });
     expect(providers.current.name).toBe('paynl');
@@ -130,7 +130,7 @@ describe('PAY. adapter against a local fake of its API', () => {
     expect(providers.byName('simulated')).toBeNull();
   });
 
-  it('maps PAY. statuses: paid, cancelled, expired, denied and failure; anything else stays pending', () => {
+  it('CRD-05 maps PAY. statuses: paid, cancelled, expired, denied and failure; anything else stays pending', () => {
     expect(paynlStatus({ code: 100, action: 'PAID' })).toBe('paid');
     expect(paynlStatus({ code: -90, action: 'CANCEL' })).toBe('cancelled');
     expect(paynlStatus({ code: -80, action: 'EXPIRED' })).toBe('expired');
@@ -140,7 +140,7 @@ describe('PAY. adapter against a local fake of its API', () => {
     expect(paynlStatus(undefined)).toBe('pending');
   });
 
-  it('verifies the exchange signature: right key and body pass; a changed body, another secret, another key or none are refused', async () => {
+  it('CRD-09 verifies the exchange signature: right key and body pass; a changed body, another secret, another key or none are refused', async () => {
     expect(await provider.verifyWebhook(exchange('ord1-abcdef'))).toEqual({ ok: true, providerPaymentId: 'ord1-abcdef' });
     expect(await provider.verifyWebhook(exchange('ord1-abcdef', { tamper: true }))).toEqual({ ok: false, reason: 'bad_signature' });
     expect(await provider.verifyWebhook(exchange('ord1-abcdef', { secret: 'b'.repeat(40) }))).toEqual({ ok: false, reason: 'bad_signature' });
@@ -148,7 +148,7 @@ describe('PAY. adapter against a local fake of its API', () => {
     expect(await provider.verifyWebhook(exchange('ord1-abcdef', { unsigned: true }))).toEqual({ ok: false, reason: 'bad_signature' });
   });
 
-  it('a provider error (wrong token) is a ProviderError, not a crash', async () => {
+  it('CRD-09 a provider error (wrong token) is a ProviderError, not a crash', async () => {
     const wrong = new PaynlProvider({ tokenCode: TOKEN_CODE, apiToken: 'x'.repeat(40), serviceId: SERVICE_ID, apiUrl: fake.url });
     await expect(wrong.fetchStatus('ord1-abcdef')).rejects.toMatchObject({ name: 'ProviderError', status: 401 });
   });

@@ -11,7 +11,7 @@ import { openDatabase, type Db } from '../../db/client';
 import { creditLedger, creditPackages, discountCodes, payments, sites, users } from '../../db/schema';
 import { seedDemo } from '../../db/seed';
 import { LocalPhotoStore } from '../photos/store';
-import { balance } from '../credits/ledger';
+import { balance, spend } from '../credits/ledger';
 import { exportUserData } from '../accounts/data-export';
 import { activeDiscount, TIME_BONUS_MS } from './discounts';
 import { providersOf, type PaymentProviders } from './registry';
@@ -212,7 +212,7 @@ describe('payments service on PGlite', () => {
     expect(counts.unchanged).toBe(91);
   });
 
-  it('reconcile asks the provider again for pending payments older than N minutes', async () => {
+  it('CRD-09 reconcile asks the provider again for pending payments older than N minutes', async () => {
     const member = await newMember(w);
     const s = await start(w, member);
     if (s.type !== 'ok') throw new Error('not started');
@@ -224,7 +224,7 @@ describe('payments service on PGlite', () => {
     expect(await balance(kit.db, member.id)).toBe(s.payment.credits);
   });
 
-  it('refund within refund_days of unused credits takes the credits back once; used credits or a late refund are refused', async () => {
+  it('CRD-09 refund within refund_days of unused credits takes the credits back once; used credits or a late refund are refused', async () => {
     const member = await newMember(w);
     const s = await start(w, member);
     if (s.type !== 'ok') throw new Error('not started');
@@ -233,6 +233,17 @@ describe('payments service on PGlite', () => {
     expect(await refundPayment(w.deps, s.payment.id)).toMatchObject({ type: 'ok' });
     expect(await balance(kit.db, member.id)).toBe(0);
     expect(await refundPayment(w.deps, s.payment.id)).toEqual({ type: 'error', reason: 'already_refunded' });
+
+    // Credits spent since: no refund, nothing changes.
+    const used = await start(w, member);
+    if (used.type !== 'ok') throw new Error('not started');
+    await choose(w, used.payment.providerPaymentId!, 'paid');
+    await applyWebhook(w.deps, 'simulated', webhook(w, used.payment.providerPaymentId!));
+    await spend(kit.db, { memberId: member.id, amount: 1, reason: 'message', reference: `refund-test-${member.id}` });
+    expect(await refundPayment(w.deps, used.payment.id)).toEqual({ type: 'error', reason: 'credits_used' });
+    expect(await balance(kit.db, member.id)).toBe(used.payment.credits - 1);
+    const [kept] = await kit.db.select().from(payments).where(eq(payments.id, used.payment.id));
+    expect(kept!.refundedAt).toBeNull();
 
     const late = await start(w, member);
     if (late.type !== 'ok') throw new Error('not started');
