@@ -94,3 +94,36 @@ test('CRD-02 CRD-08 a failed and a cancelled payment show their texts', async ({
   await page.locator('[data-try-again]').click();
   await expect(page).toHaveURL(/\/credits\?package=\d+$/);
 });
+
+test('CRD-02 CRD-04 the credit pages fit a 360 px phone, and a package is bought with the keyboard alone', async ({ page, baseURL }) => {
+  await english(page, baseURL!);
+  await page.setViewportSize({ width: 360, height: 780 });
+  expect((await page.request.post('/api/user.php', { headers: XHR, data: { email: 'free@demo.test', password: 'demo-password-1' } })).status()).toBe(200);
+  const noSideScroll = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.goto('/credits');
+  await noSideScroll();
+  // Keyboard: the package radios, the method radios, the bank select and the button are reached by Tab.
+  await page.locator('input[name="package"]').first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('input[name="package"]').nth(1)).toBeChecked();
+  await page.locator('#method-card').focus();
+  await page.keyboard.press('Space');
+  await expect(page.locator('#method-card')).toBeChecked();
+  await page.locator('[data-credits-continue]').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Check your order' })).toBeVisible();
+  await noSideScroll();
+  await page.locator('[data-pay]').focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/checkout\/simulated\/sim_/);
+  await noSideScroll();
+  await page.getByRole('button', { name: 'Paid', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Payment completed' })).toBeVisible();
+  await noSideScroll();
+  await page.goto('/transactions');
+  await noSideScroll();
+  await page.locator('[data-transaction] a').first().click();
+  await expect(page.locator('[data-receipt]')).toBeVisible();
+  await noSideScroll();
+});
