@@ -20,6 +20,40 @@ const interactionDirective = {
   },
 };
 
+/**
+ * Astro hashes the inline styles and scripts of a page into its Content-Security-Policy on every request
+ * (`generateCspDigest`, one WebCrypto call each through the thread pool: ~0.3 ms of a member page's CPU).
+ * The inputs are the build's own inline blocks, the same for every request of a route, so the digests are
+ * remembered per content (bounded). If Astro renames the function the build says so and runs unchanged.
+ * docs/decisions/032-member-page-cost.md
+ */
+/** @type {import('vite').Plugin} */
+const rememberedCspDigests = {
+  name: 'remembered-csp-digests',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.replace(/\\/g, '/').endsWith('/astro/dist/core/encryption.js')) return null;
+    const head = 'async function generateCspDigest(data, algorithm) {';
+    if (!code.includes(head)) {
+      this.warn('astro/dist/core/encryption.js has no generateCspDigest any more: CSP digests are not remembered');
+      return null;
+    }
+    const memo = [
+      'const rememberedCspDigests = new Map();',
+      'async function generateCspDigest(data, algorithm) {',
+      '  const key = `${algorithm}\\0${data}`;',
+      '  const known = rememberedCspDigests.get(key);',
+      '  if (known !== undefined) return known;',
+      '  const digest = await computeCspDigest(data, algorithm);',
+      '  if (rememberedCspDigests.size < 4096) rememberedCspDigests.set(key, digest);',
+      '  return digest;',
+      '}',
+      'async function computeCspDigest(data, algorithm) {',
+    ].join('\n');
+    return { code: code.replace(head, memo), map: null };
+  },
+};
+
 // Server output only: every page is rendered per request because the site (and so every text,
 // price and image) depends on the request's host. server/main.ts wraps the built handler with
 // static files, request ids, health checks and graceful shutdown (docs/decisions/002-server-entry.md).
@@ -47,6 +81,7 @@ export default defineConfig({
   prefetch: false,
   devToolbar: { enabled: false },
   vite: {
+    plugins: [rememberedCspDigests],
     // Stylesheets up to 20 kB (uncompressed) are inlined (build.inlineStylesheets 'auto' uses this limit):
     // the landers' own CSS no longer blocks the first paint as a second request; the shared Bootstrap
     // bundle (~160 kB) stays a cached file. Images come from /public and /photos, not from Vite.

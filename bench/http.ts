@@ -86,7 +86,7 @@ async function load(name: string, url: string, headers: Record<string, string>, 
 const dataDir = await mkdtemp(join(tmpdir(), 'dating-bench-'));
 const children: ChildProcess[] = [];
 try {
-  const app = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+  const app = spawn(process.execPath, [join(root, 'dist/server/main.mjs')], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', SEED_PROFILES_PER_SITE: '60' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -216,7 +216,7 @@ async function load(name: string, url: string, headers: Record<string, string>):
 async function httpLevel(kind: string, url: string, dataDir: string, searchPath: string, memberId: number): Promise<Load[]> {
   const children: ChildProcess[] = [];
   try {
-    const app = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+    const app = spawn(process.execPath, [join(root, 'dist/server/main.mjs')], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: 'info', NODE_ENV: 'production', SEED_DEMO: 'false' },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -8,8 +8,8 @@ import { defineMiddleware, sequence } from 'astro:middleware';
 import { randomUUID } from 'node:crypto';
 import { createTranslator } from './i18n';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE } from './shared/languages';
-import { loadCurrentUser } from './server/members/account';
-import { SESSION_COOKIE, SESSION_TTL_MS, validateSessionToken } from './server/auth/sessions';
+import { loadSessionMember } from './server/members/account';
+import { SESSION_COOKIE, SESSION_TTL_MS } from './server/auth/sessions';
 import { chooseLanguage } from './server/web/locale';
 import { localiseSite } from './server/sites/texts';
 import { TRACKING_COOKIE, trackingFromCookie, trackingFromQuery, visitorCountry } from './server/web/visitor';
@@ -86,11 +86,12 @@ const session = defineMiddleware(async ({ locals, cookies }, next) => {
   locals.sessionId = null;
   const token = cookies.get(SESSION_COOKIE)?.value;
   if (token) {
-    const valid = await validateSessionToken(app.db, app.clock, token, locals.site.settings.id);
-    if (valid) {
-      locals.user = await loadCurrentUser(app.db, valid.session.userId);
-      locals.sessionId = locals.user ? valid.session.id : null;
-      if (locals.user && valid.renewed) cookies.set(SESSION_COOKIE, token, cookieOptions(locals.secure, SESSION_TTL_MS / 1000));
+    const member = await loadSessionMember(app.db, app.clock, token, locals.site.settings.id);
+    if (member) {
+      locals.user = member.user;
+      locals.sessionId = member.session.id;
+      locals.dismissals = member.dismissals;
+      if (member.renewed) cookies.set(SESSION_COOKIE, token, cookieOptions(locals.secure, SESSION_TTL_MS / 1000));
     }
     if (!locals.user) cookies.delete(SESSION_COOKIE, { path: '/' });
   }

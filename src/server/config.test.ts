@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, serverProcesses } from './config';
 
 describe('configuration', () => {
   it('defaults: port 4321, PGlite in ./data, demo seed on', () => {
@@ -34,5 +34,14 @@ describe('configuration', () => {
     for (const bad of ['10.0.0.1', 'localhost', '*.com', '*', 'https://fcm.googleapis.com', 'fcm.googleapis.com:443', '[::1]', 'bad_name.example', '-x.example.org', 'push.example.123', '*.*.example.org', ',']) {
       expect(() => loadConfig({ PUSH_SERVICE_HOSTS: bad }), bad).toThrow(/PUSH_SERVICE_HOSTS/);
     }
+  });
+
+  it('WEB_CONCURRENCY: one process per CPU on PostgreSQL by default, a number when given, always one on PGlite', () => {
+    expect(serverProcesses(loadConfig({ DATABASE_URL: 'postgres://h/db' }), 4)).toBe(4);
+    expect(serverProcesses(loadConfig({ DATABASE_URL: 'postgres://h/db', WEB_CONCURRENCY: '3' }), 8)).toBe(3);
+    expect(serverProcesses(loadConfig({ DATABASE_URL: 'postgresql://h/db' }), 0)).toBe(1);
+    expect(serverProcesses(loadConfig({ WEB_CONCURRENCY: '4' }), 8)).toBe(1);
+    expect(serverProcesses(loadConfig({ DATABASE_URL: 'memory://', WEB_CONCURRENCY: 'auto' }), 8)).toBe(1);
+    for (const bad of ['0', '-1', 'many', '1.5']) expect(() => loadConfig({ WEB_CONCURRENCY: bad }), bad).toThrow(/WEB_CONCURRENCY/);
   });
 });

@@ -21,6 +21,14 @@ const envSchema = z.object({
     .regex(/^(postgres(ql)?:\/\/|memory:\/\/$|file:\/\/)/, 'must start with postgres://, postgresql://, file:// or be memory://')
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Server processes sharing the port (node:cluster): a number, or `auto` for one per CPU on PostgreSQL.
+   * PGlite is one process's database, so with it the server always runs as one process.
+   */
+  WEB_CONCURRENCY: z
+    .string()
+    .regex(/^(auto|[1-9]\d{0,2})$/, 'must be auto or a number of processes from 1')
+    .default('auto'),
   /** Request header that carries the visitor's country, set by a CDN or proxy (e.g. CF-IPCountry). */
   COUNTRY_HEADER: z
     .string()
@@ -126,4 +134,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxies: e.TRUST_PROXY ? parseTrustedProxies(e.TRUSTED_PROXIES) : null,
     pushServiceHosts: parsePushServiceHosts(e.PUSH_SERVICE_HOSTS)!,
   };
+}
+
+/**
+ * How many server processes to run: one on PGlite (the database lives in this process), else
+ * WEB_CONCURRENCY, where `auto` is one per CPU (docs/decisions/032-member-page-cost.md).
+ */
+export function serverProcesses(config: Pick<Config, 'WEB_CONCURRENCY' | 'databaseUrl'>, cpus: number): number {
+  if (!/^postgres(ql)?:\/\//.test(config.databaseUrl)) return 1;
+  return config.WEB_CONCURRENCY === 'auto' ? Math.max(1, cpus) : Number(config.WEB_CONCURRENCY);
 }

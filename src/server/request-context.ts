@@ -24,6 +24,8 @@ export interface RequestContext {
   user: CurrentUser | null;
   /** The session behind `user` (null for visitors). */
   sessionId: string | null;
+  /** The member's alert dismissals as the session lookup read them (absent for visitors). */
+  dismissals?: Record<string, string>;
   lang: Language;
   t: Translate;
   /** The visitor's country: the CDN's header behind a trusted proxy, else the site's geoip setting. */

@@ -6,10 +6,11 @@
  * the chosen country from `$regions`; 'use my location' preselects country and region (geocode).
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
 import { ISLAND_READY_EVENT } from '../../client/directives/interaction';
 import { currentPosition, locationPermission, type LocationPermission } from '../../client/geolocation';
 import { createClientTranslator, type Messages } from '../../i18n/client';
+import { unpackProps, type PackedProps } from '../../shared/island-props';
 import { searchUrl, type SearchQuery } from '../../shared/search-query';
 import { $regions, loadRegions, lookupGeocode } from '../../stores/places';
 import { $search, initSearch, loadMore, restoreFromUrl, search, type SearchState } from '../../stores/search';
@@ -62,7 +63,9 @@ function queryOf(d: Draft): SearchQuery {
 
 type LocateState = { type: 'idle' } | { type: 'busy' } | { type: 'done'; region: string } | { type: 'failed' } | { type: 'none' };
 
-export default function MemberSearch(props: MemberSearchProps) {
+/** The props arrive packed as one JSON string (src/shared/island-props.ts): a page of cards is most of them. */
+export default function MemberSearch({ data }: { data: PackedProps<MemberSearchProps> }) {
+  const props = useMemo(() => unpackProps(data), [data]);
   const t = createClientTranslator(props.messages, 'search');
   const root = useRef<HTMLDivElement>(null);
   const stored = useStore($search);

@@ -49,9 +49,46 @@ export interface ValidatedSession {
   renewed: boolean;
 }
 
+/** What a stored session means for a request on `siteId` at `now`. */
+export type SessionVerdict = 'valid' | 'renew' | 'expired' | 'not_here';
+
+/**
+ * The rules of a stored session: expired rows are gone; a session belongs to the site it was made on
+ * (another site's host does not see it) and to a member who is not deleted; one used in its second half
+ * is extended (sliding expiry).
+ */
+export function judgeSession(row: { expiresAt: Date; siteId: number; status: string }, now: Date, siteId: number): SessionVerdict {
+  if (row.expiresAt.getTime() <= now.getTime()) return 'expired';
+  if (row.siteId !== siteId || row.status === 'deleted') return 'not_here';
+  return row.expiresAt.getTime() - now.getTime() < SESSION_TTL_MS / 2 ? 'renew' : 'valid';
+}
+
+/**
+ * Carries out a verdict's writes: an expired row is removed, a renewed one gets its new expiry.
+ * Answers the session as it stands after that, or null when it does not count.
+ */
+export async function applySessionVerdict(db: Db, now: Date, verdict: SessionVerdict, row: SessionRecord): Promise<ValidatedSession | null> {
+  if (verdict === 'expired') {
+    await db.delete(sessions).where(eq(sessions.id, row.id));
+    return null;
+  }
+  if (verdict === 'not_here') return null;
+  if (verdict === 'renew') {
+    const session = { ...row, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) };
+    await db.update(sessions).set({ expiresAt: session.expiresAt }).where(eq(sessions.id, row.id));
+    return { session, renewed: true };
+  }
+  return { session: row, renewed: false };
+}
+
+/** Whether a cookie value can be a session token at all (anything else is not looked up). */
+export function isTokenShaped(token: string): boolean {
+  return /^[A-Za-z0-9_-]{20,100}$/.test(token);
+}
+
 /** Looks a cookie token up; expired or unknown tokens give null (and expired rows are removed). */
 export async function validateSessionToken(db: Db, clock: Clock, token: string, siteId: number): Promise<ValidatedSession | null> {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  if (!isTokenShaped(token)) return null;
   const id = sessionIdFromToken(token);
   const now = clock.now();
   const [row] = await db
@@ -61,19 +98,7 @@ export async function validateSessionToken(db: Db, clock: Clock, token: string, 
     .where(eq(sessions.id, id))
     .limit(1);
   if (!row) return null;
-  if (row.expiresAt.getTime() <= now.getTime()) {
-    await db.delete(sessions).where(eq(sessions.id, id));
-    return null;
-  }
-  // A session belongs to the site it was made on; another site's host does not see it.
-  if (row.siteId !== siteId || row.status === 'deleted') return null;
-  const session: SessionRecord = { id: row.id, userId: row.userId, expiresAt: row.expiresAt };
-  if (row.expiresAt.getTime() - now.getTime() < SESSION_TTL_MS / 2) {
-    session.expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-    await db.update(sessions).set({ expiresAt: session.expiresAt }).where(eq(sessions.id, id));
-    return { session, renewed: true };
-  }
-  return { session, renewed: false };
+  return applySessionVerdict(db, now, judgeSession(row, now, siteId), { id: row.id, userId: row.userId, expiresAt: row.expiresAt });
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {

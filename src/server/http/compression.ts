@@ -251,6 +251,8 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
         encoder.flush(accepted === 'br' ? constants.BROTLI_OPERATION_FLUSH : constants.Z_SYNC_FLUSH);
       } else if (state === 'pending' && accepted && heldBytes >= MIN_COMPRESS_BYTES) {
         goStreaming(accepted);
+      } else if (state === 'pending' && !accepted) {
+        goIdentity();
       }
     });
   };
@@ -314,14 +316,18 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
     const encoding = typeof encodingOrCallback === 'string' ? (encodingOrCallback as BufferEncoding) : undefined;
     if (state === 'pending') {
       const length = declaredLength();
-      if (!accepted || !eligible() || (length !== undefined && length < MIN_COMPRESS_BYTES)) {
+      if (!eligible() || (length !== undefined && length < MIN_COMPRESS_BYTES)) {
         if (eligible()) appendVary(this, 'Accept-Encoding');
         goIdentity();
       } else {
+        // Held even when it will go out as it is: Astro writes a page in many small chunks, and one
+        // write of the burst (or of the whole body, with a Content-Length) costs far less than one each.
         appendVary(this, 'Accept-Encoding');
         hold(chunk, encoding, cb);
-        if (heldBytes >= MAX_HELD_BYTES) goStreaming(accepted);
-        else scheduleBurstEnd();
+        if (heldBytes >= MAX_HELD_BYTES) {
+          if (accepted) goStreaming(accepted);
+          else goIdentity();
+        } else scheduleBurstEnd();
         return true;
       }
     }

@@ -1,8 +1,11 @@
 /** The signed-in member as `GET /api/user.php` returns it (SPEC §3 User). */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { photos, profiles, users, type PhotoStatus, type ProfileStatus, type UserStatus } from '../../db/schema';
+import { preparedOn } from '../../db/prepared';
+import { photos, profiles, sessions, users, type PhotoStatus, type ProfileStatus, type UserStatus } from '../../db/schema';
 import { isLanguage, type Language } from '../../shared/languages';
+import type { Clock } from '../clock';
+import { applySessionVerdict, isTokenShaped, judgeSession, sessionIdFromToken, type ValidatedSession } from '../auth/sessions';
 
 export interface MainImage {
   filename: string;
@@ -30,36 +33,109 @@ export interface CurrentUser {
   };
 }
 
+/** The columns a CurrentUser is made of (not the whole rows: a page needs these and no more). */
+const memberColumns = {
+  id: users.id,
+  email: users.email,
+  status: users.status,
+  credits: users.credits,
+  paidUser: users.paidUser,
+  signupDate: users.signupDate,
+  language: users.language,
+  invisible: users.invisible,
+  notificationsDisabled: users.notificationsDisabled,
+  name: profiles.name,
+  country: profiles.country,
+  profileStatus: profiles.status,
+  fictional: profiles.fictional,
+  photoFilename: photos.filename,
+  photoThumb: photos.thumbFilename,
+  photoStatus: photos.status,
+};
+
+type MemberRow = {
+  id: number;
+  email: string;
+  status: UserStatus;
+  credits: number;
+  paidUser: boolean;
+  signupDate: Date;
+  language: string;
+  invisible: boolean;
+  notificationsDisabled: string[];
+  name: string;
+  country: string;
+  profileStatus: ProfileStatus;
+  fictional: boolean;
+  photoFilename: string | null;
+  photoThumb: string | null;
+  photoStatus: PhotoStatus | null;
+};
+
+function toCurrentUser(row: MemberRow): CurrentUser {
+  return {
+    id: row.id,
+    email: row.email,
+    status: row.status,
+    credits: row.credits,
+    paid_user: row.paidUser,
+    signup_date: row.signupDate.toISOString(),
+    fictional_icon: row.fictional,
+    language: isLanguage(row.language) ? row.language : 'en',
+    invisible: row.invisible,
+    notifications_disabled: row.notificationsDisabled,
+    profile: {
+      id: row.id,
+      name: row.name,
+      country: row.country,
+      status: row.profileStatus,
+      main_image: row.photoFilename !== null && row.photoThumb !== null && row.photoStatus !== null ? { filename: row.photoFilename, thumb_filename: row.photoThumb, status: row.photoStatus } : null,
+    },
+  };
+}
+
 /** Loads the member with their profile and main image; null when the account is gone. */
 export async function loadCurrentUser(db: Db, userId: number): Promise<CurrentUser | null> {
   const [row] = await db
-    .select({ user: users, profile: profiles, photo: photos })
+    .select(memberColumns)
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), sql`${photos.status} <> 'removed'`))
     .where(eq(users.id, userId))
     .limit(1);
+  return row ? toCurrentUser(row) : null;
+}
+
+export interface SessionMember extends ValidatedSession {
+  user: CurrentUser;
+  /** The member's alert dismissals (ALR-04), read with the rest so the alerts need no query of their own. */
+  dismissals: Record<string, string>;
+}
+
+/**
+ * The member behind a session cookie, in one query that runs on every signed-in request (built once per
+ * database handle): the session, the account, the profile, the main photo and the dismissals. The
+ * session rules are those of validateSessionToken (judgeSession). Null when the token counts for nothing.
+ */
+export async function loadSessionMember(db: Db, clock: Clock, token: string, siteId: number): Promise<SessionMember | null> {
+  if (!isTokenShaped(token)) return null;
+  const query = preparedOn(db, 'session_member', (d) =>
+    d
+      .select({ ...memberColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt, siteId: users.siteId, dismissals: users.dismissals })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), sql`${photos.status} <> 'removed'`))
+      .where(eq(sessions.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('session_member'),
+  );
+  const [row] = await query.execute({ id: sessionIdFromToken(token) });
   if (!row) return null;
-  const { user, profile, photo } = row;
-  return {
-    id: user.id,
-    email: user.email,
-    status: user.status,
-    credits: user.credits,
-    paid_user: user.paidUser,
-    signup_date: user.signupDate.toISOString(),
-    fictional_icon: profile.fictional,
-    language: isLanguage(user.language) ? user.language : 'en',
-    invisible: user.invisible,
-    notifications_disabled: user.notificationsDisabled,
-    profile: {
-      id: user.id,
-      name: profile.name,
-      country: profile.country,
-      status: profile.status,
-      main_image: photo ? { filename: photo.filename, thumb_filename: photo.thumbFilename, status: photo.status } : null,
-    },
-  };
+  const now = clock.now();
+  const valid = await applySessionVerdict(db, now, judgeSession(row, now, siteId), { id: row.sessionId, userId: row.id, expiresAt: row.expiresAt });
+  if (!valid) return null;
+  return { ...valid, user: toCurrentUser(row), dismissals: row.dismissals ?? {} };
 }
 
 export async function setUserLanguage(db: Db, userId: number, language: Language): Promise<void> {

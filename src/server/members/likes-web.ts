@@ -6,6 +6,7 @@
  */
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { preparedOn } from '../../db/prepared';
 import { likes, profiles, users } from '../../db/schema';
 import type { AppContext } from '../context';
 import { notify } from '../notify/notify';
@@ -79,17 +80,22 @@ export interface LikeAttention {
   unshown: number;
 }
 
-/** One query for both counts of {@link LikeAttention}. */
+/** One query for both counts of {@link LikeAttention}; it runs on every member page, so it is built once. */
 export async function countLikeAttention(db: Db, member: Member): Promise<LikeAttention> {
-  const [row] = await db
-    .select({
-      newLikes: sql<number>`count(*) filter (where ${likes.seenAt} is null)`.mapWith(Number),
-      unshown: sql<number>`count(*) filter (where ${likes.shownAt} is null)`.mapWith(Number),
-    })
-    .from(likes)
-    .innerJoin(users, eq(users.id, likes.likerId))
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(and(eq(likes.likedId, member.userId), or(isNull(likes.seenAt), isNull(likes.shownAt)), listedTo({ siteId: member.siteId, userId: member.userId })));
+  const query = preparedOn(db, 'like_attention', (d) => {
+    const viewer = { siteId: sql.placeholder('siteId'), userId: sql.placeholder('userId') };
+    return d
+      .select({
+        newLikes: sql<number>`count(*) filter (where ${likes.seenAt} is null)`.mapWith(Number),
+        unshown: sql<number>`count(*) filter (where ${likes.shownAt} is null)`.mapWith(Number),
+      })
+      .from(likes)
+      .innerJoin(users, eq(users.id, likes.likerId))
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(and(eq(likes.likedId, viewer.userId), or(isNull(likes.seenAt), isNull(likes.shownAt)), listedTo(viewer)))
+      .prepare('like_attention');
+  });
+  const [row] = await query.execute({ siteId: member.siteId, userId: member.userId });
   return { newLikes: row?.newLikes ?? 0, unshown: row?.unshown ?? 0 };
 }
 

@@ -2,7 +2,7 @@
  * Member cards: their columns and joins, shared by the search (search.ts), the likes (likes.ts) and the
  * signup matches (matches.ts); each adds its own conditions, order and keyset.
  */
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { photos, profiles, regions, users } from '../../db/schema';
 import { listedTo } from './visibility';
@@ -47,9 +47,9 @@ export const memberCardColumns = {
 export const regionOfProfile = eq(regions.id, profiles.regionId);
 export const activeMainPhoto = and(eq(photos.id, profiles.mainPhotoId), eq(photos.status, 'active'));
 
-export function selectMemberCards(db: Db) {
+export function selectMemberCards<E extends Record<string, SQL>>(db: Db, extra?: E) {
   return db
-    .select(memberCardColumns)
+    .select({ ...memberCardColumns, ...extra } as typeof memberCardColumns & E)
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
     .leftJoin(regions, regionOfProfile)

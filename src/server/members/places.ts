@@ -3,7 +3,7 @@
  * position to the nearest region by the regions' centroids the project ships (`regions.lat_e4/lon_e4`,
  * from src/db/seed-data.ts). No network: a position is only ever compared with those centroids.
  */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { regions } from '../../db/schema';
 
@@ -14,27 +14,46 @@ export interface Region {
   name: string;
 }
 
+const directories = new WeakMap<Db, Promise<Region[]>>();
+
+/**
+ * Every region, by country then name. Regions are reference data the project ships (written by the seed
+ * before the server listens, never by a request), so they are read once per database handle rather than
+ * on every search page; an empty answer is not kept (a database not seeded yet).
+ */
+export function allRegions(db: Db): Promise<Region[]> {
+  let directory = directories.get(db);
+  if (!directory) {
+    directory = db
+      .select({ id: regions.id, country: regions.country, code: regions.code, name: regions.name })
+      .from(regions)
+      .orderBy(asc(regions.country), asc(regions.name));
+    directories.set(db, directory);
+    directory.then(
+      (rows) => rows.length === 0 && directories.delete(db),
+      () => directories.delete(db),
+    );
+  }
+  return directory;
+}
+
 /** Regions of `countries` (upper-case ISO codes), by country then name. */
 export async function listRegions(db: Db, countries: readonly string[]): Promise<Region[]> {
   if (countries.length === 0) return [];
-  return db
-    .select({ id: regions.id, country: regions.country, code: regions.code, name: regions.name })
-    .from(regions)
-    .where(inArray(regions.country, [...countries]))
-    .orderBy(asc(regions.country), asc(regions.name));
+  return (await allRegions(db)).filter((region) => countries.includes(region.country));
+}
+
+/** The region with this id, or undefined. */
+export async function findRegion(db: Db, id: number): Promise<Region | undefined> {
+  return (await allRegions(db)).find((region) => region.id === id);
+}
+
+/** Whether region `id` exists and lies in `country` (a profile's region must be in its own country). */
+export async function regionInCountry(db: Db, id: number, country: string): Promise<boolean> {
+  return (await findRegion(db, id))?.country === country;
 }
 
 /** A position farther than this from every centroid is "not near any of our regions". */
-/** Whether region `id` exists and lies in `country` (a profile's region must be in its own country). */
-export async function regionInCountry(db: Db, id: number, country: string): Promise<boolean> {
-  const [region] = await db
-    .select({ id: regions.id })
-    .from(regions)
-    .where(and(eq(regions.id, id), eq(regions.country, country)))
-    .limit(1);
-  return region !== undefined;
-}
-
 export const GEOCODE_MAX_KM = 250;
 
 export interface Geocode {

@@ -9,8 +9,9 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { profiles, regions, users } from '../../db/schema';
+import { profiles, users } from '../../db/schema';
 import { listedTo, type Viewer } from './visibility';
+import { allRegions, findRegion } from './places';
 import { selectMemberCards, toMemberCard, type MemberCard } from './listing';
 import { birthDateRange, wantedGenders } from './matches';
 
@@ -156,7 +157,8 @@ export function searchQuery(db: Db, viewer: Viewer, n: Narrowing, now: Date, cur
     const at = sql`(timestamptz 'epoch' + ${cursor.us}::bigint * interval '1 microsecond')`;
     where.push(or(lt(profiles.lastActiveAt, at), and(eq(profiles.lastActiveAt, at), lt(users.id, cursor.id)))!);
   }
-  return selectMemberCards(db)
+  // last_active_at exactly (microseconds since the epoch, as text) for the cursor of the next page.
+  return selectMemberCards(db, { activeUs: sql<string>`(extract(epoch from ${profiles.lastActiveAt}) * 1000000)::bigint::text` })
     .where(and(...where))
     .orderBy(desc(profiles.lastActiveAt), desc(users.id))
     .limit(limit);
@@ -186,36 +188,28 @@ export async function searchMembers(db: Db, options: SearchOptions): Promise<Sea
   };
   if (n.minAge > n.maxAge) throw new SearchValidationError('minAge must not be above maxAge', 'minAge');
   if (n.region !== undefined) {
-    const [region] = await db.select({ country: regions.country }).from(regions).where(eq(regions.id, n.region)).limit(1);
+    const region = await findRegion(db, n.region);
     if (!region) throw new SearchValidationError('unknown region', 'region');
     if (n.country === undefined) n.country = region.country;
     else if (region.country !== n.country) throw new SearchValidationError('region is not in that country', 'region');
   }
   if (n.country !== undefined && filters.country !== undefined) {
-    const [known] = await db.select({ id: regions.id }).from(regions).where(eq(regions.country, n.country)).limit(1);
-    if (!known) throw new SearchValidationError('unknown country', 'country');
+    const country = n.country;
+    if (!(await allRegions(db)).some((region) => region.country === country)) throw new SearchValidationError('unknown country', 'country');
   }
 
   const cursor = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor);
   const rows = await searchQuery(db, viewer, n, now, cursor, perPage + 1);
-  // last_active_at is needed for the cursor; read it for the last row only.
   const page = rows.slice(0, perPage);
-  let next: string | null = null;
-  if (rows.length > perPage) {
-    const last = page[page.length - 1]!;
-    const [t] = await db
-      .select({ us: sql<string>`(extract(epoch from ${profiles.lastActiveAt}) * 1000000)::bigint::text` })
-      .from(profiles)
-      .where(eq(profiles.userId, last.id));
-    next = encodeCursor({ us: String(t!.us), id: last.id });
-  }
+  const last = page[page.length - 1];
+  const next = rows.length > perPage && last ? encodeCursor({ us: String(last.activeUs), id: last.id }) : null;
 
   let similar: SearchResult['similar'] = null;
   if (filters.cursor === undefined && page.length < SIMILAR_THRESHOLD) similar = await findSimilar(db, viewer, n, now, page, perPage, siteMin);
 
   return {
     filters: { gender: n.gender, country: n.country, region: n.region, minAge: n.minAge, maxAge: n.maxAge },
-    cards: page.map((r) => toMemberCard(r, now)),
+    cards: page.map(({ activeUs: _cursor, ...card }) => toMemberCard(card, now)),
     next,
     similar,
   };

@@ -9,7 +9,7 @@
  * The conditions are SQL over `profiles` joined to `users` on `users.id = profiles.user_id`, so a query
  * adds them with `.where(and(listedTo(...), ...))` and the database, not the page, filters.
  */
-import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { blocks, profiles, users } from '../../db/schema';
 
@@ -19,8 +19,14 @@ export interface Viewer {
   userId: number | null;
 }
 
+/** A viewer whose ids are placeholders, for a query built once and run with values (src/db/prepared.ts). */
+export interface ViewerParams {
+  siteId: number | Placeholder;
+  userId: number | Placeholder | null;
+}
+
 /** SQL: the profile (joined with its user) may be listed to `viewer`. */
-export function listedTo(viewer: Viewer): SQL {
+export function listedTo(viewer: Viewer | ViewerParams): SQL {
   const conditions: SQL[] = [
     eq(profiles.siteId, viewer.siteId),
     eq(profiles.status, 'active'),
@@ -34,7 +40,7 @@ export function listedTo(viewer: Viewer): SQL {
 }
 
 /** SQL: no block exists between `viewerId` and the member in `other`, in either direction. */
-export function notBlockedBetween(viewerId: number, other: SQL.Aliased | typeof users.id | SQL): SQL {
+export function notBlockedBetween(viewerId: number | Placeholder, other: SQL.Aliased | typeof users.id | SQL): SQL {
   return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${other}) or (${blocks.blockerId} = ${other} and ${blocks.blockedId} = ${viewerId}))`;
 }
 
