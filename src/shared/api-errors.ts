@@ -42,6 +42,10 @@ export const API_ERRORS = {
   invalid_message: 400,
   invalid_client_id: 400,
   client_id_reused: 409,
+  discount_not_found: 400,
+  discount_already_used: 400,
+  discount_expired: 400,
+  invalid_signature: 401,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

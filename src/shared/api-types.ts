@@ -537,12 +537,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/discountcode.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's active discount, the welcome code, or a code checked (CRD-06, CRD-07, TB-01)
+         * @description Without parameters: the active discount, the time bonus (TIMEBONUS25, 25%, for a non-paying member whose signup is under 4 hours old, until signup + 4 h) if present, else the welcome code (WELCOME25, 25% on the first purchase, time-limited), else null. `welcome=true`: the welcome code only. `code`: that code checked for this member; not found, used before or expired is 400 with `discount_not_found`, `discount_already_used` or `discount_expired`.
+         */
+        get: operations["getDiscountCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-webhook.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment provider reports a change (CRD-09, decision 034)
+         * @description Called by the provider's servers, not by the browser client (exempt from the origin check). The request is verified with the provider's signature and only names the payment; its status is fetched from the provider and applied once (pending → paid, failed, cancelled or expired).
+         */
+        post: operations["paymentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @enum {string} */
-        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused";
+        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused" | "discount_not_found" | "discount_already_used" | "discount_expired" | "invalid_signature";
         Error: {
             error: components["schemas"]["ErrorCode"];
             message?: string;
@@ -620,6 +660,16 @@ export interface components {
             balance: number;
             replayed: boolean;
         };
+        Discount: {
+            code: string;
+            percent: number;
+            /** @enum {string} */
+            kind: "time_bonus" | "welcome" | "code";
+            /** Format: date-time */
+            expires_at: string | null;
+        };
+        /** @enum {string} */
+        PaymentStatus: "pending" | "paid" | "failed" | "cancelled" | "expired";
         MemberTarget: {
             id: number;
         };
@@ -2116,6 +2166,73 @@ export interface operations {
                 };
             };
             403: components["responses"]["Error"];
+            503: components["responses"]["Error"];
+        };
+    };
+    getDiscountCode: {
+        parameters: {
+            query?: {
+                welcome?: "true" | "false" | "1" | "0";
+                code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The discount, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        discount: components["schemas"]["Discount"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    paymentWebhook: {
+        parameters: {
+            query: {
+                provider: "simulated" | "paynl";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Applied, already applied, or not ours */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        /** @enum {string} */
+                        result: "applied" | "unchanged" | "ignored";
+                        status?: components["schemas"]["PaymentStatus"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
             503: components["responses"]["Error"];
         };
     };

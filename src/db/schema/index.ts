@@ -12,3 +12,4 @@ export * from './content';
 export * from './push';
 export * from './social';
 export * from './chat';
+export * from './payments';
