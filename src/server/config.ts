@@ -44,6 +44,8 @@ const envSchema = z.object({
   RENDER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Memory the render cache may hold (bodies and their compressed variants), in megabytes. */
   RENDER_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
+  /** Minutes a member's unread messages wait before the unread reminder mail (at most one a day). */
+  CHAT_REMINDER_QUIET_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   /** Seed the demo sites, members and accounts when the database has no site yet. */
   SEED_DEMO: bool.default(true),
   /** Number of demo member profiles per site. */

@@ -20,7 +20,10 @@ export function chatDeps(app: AppContext, request: { linkOrigin: string; respons
     bus: app.bus,
     clock: app.clock,
     notify: async (memberId, event) => {
-      void app.background.run(`notify ${event.type}`, () => notify(app, memberId, event, { origin: request.linkOrigin }), request.responseDone);
+      // A new conversation by push and mail; a message in a running one by push only: its mail is the
+      // unread reminder after a quiet time (jobs/unread-reminders.ts), so a lively chat sends no mail flood.
+      const channels = event.type === 'new_message' ? (['push'] as const) : (['push', 'mail'] as const);
+      void app.background.run(`notify ${event.type}`, () => notify(app, memberId, event, { origin: request.linkOrigin, channels }), request.responseDone);
     },
   };
 }

@@ -7,6 +7,9 @@ import type { PhotoStore } from '../photos/store';
 import { pruneThrottle } from '../auth/throttle';
 import { eraseDeletedAccounts } from './erase-deleted';
 import { reconcilePendingPayments } from './reconcile-payments';
+import { sendUnreadReminders } from './unread-reminders';
+import type { Mailer } from '../mail/mailer';
+import type { SiteDirectory } from '../sites/directory';
 import { lockFor, startScheduler, type Scheduler } from './scheduler';
 
 /** What the jobs need (a part of the app context, named here so this module does not import it). */
@@ -17,6 +20,8 @@ export interface JobDeps {
   photos: PhotoStore;
   log: Logger;
   config: Config;
+  mailer: Mailer;
+  sites: SiteDirectory;
 }
 
 export function startAppJobs(app: JobDeps): Scheduler {
@@ -29,6 +34,8 @@ export function startAppJobs(app: JobDeps): Scheduler {
       // Pending payments whose webhook never came (issue 11).
       { name: 'reconcile-payments', run: () => reconcilePendingPayments(app) },
       { name: 'prune-login-throttle', run: () => pruneThrottle({ db: app.db, clock: app.clock }) },
+      // Members with messages waiting since the quiet time get one mail a day at most (issue 10).
+      { name: 'chat-unread-reminders', run: () => sendUnreadReminders(app, { quietMinutes: app.config.CHAT_REMINDER_QUIET_MINUTES }) },
     ],
   });
 }

@@ -75,7 +75,8 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
  * Notifies `memberId` of `event` by push and e-mail as their preferences allow.
  * @param options.origin the site origin links point to; defaults to `https://<site domain>`.
  */
-export async function notify(app: NotifyDeps, memberId: number, event: NotifyEvent, options: { origin?: string } = {}): Promise<NotifyResult> {
+export async function notify(app: NotifyDeps, memberId: number, event: NotifyEvent, options: { origin?: string; /** Default both; a new message in a running conversation goes by push only (its mail is the unread reminder). */ channels?: ReadonlyArray<'push' | 'mail'> } = {}): Promise<NotifyResult> {
+  const channels = options.channels ?? ['push', 'mail'];
   const [member] = await app.db
     .select({
       id: users.id,
@@ -107,7 +108,8 @@ export async function notify(app: NotifyDeps, memberId: number, event: NotifyEve
   const origin = options.origin ?? `https://${site.settings.domain}`;
   const log = app.log.child({ notify: event.type, userId: member.id });
 
-  const pushing = app.push
+  const skipped = <T,>(): Promise<ChannelOutcome<T>> => Promise.resolve({ type: 'error', reason: 'channel_not_used' });
+  const pushing = !channels.includes('push') ? skipped<PushDelivery>() : app.push
     .sendToUser(
       member.id,
       { title: t(`mail:${kind}.push_title`, values), body: t(`mail:${kind}.push_body`, values), url: path, tag: `${event.type}-${event.fromUserId}` },
@@ -123,7 +125,7 @@ export async function notify(app: NotifyDeps, memberId: number, event: NotifyEve
         return { type: 'error', reason: errorText(err) };
       },
     );
-  const mailing = sendAccountMail(app, { site, user: { id: member.id, email: member.email, language: lang, name: member.name }, kind, url: origin + path, values }).then(
+  const mailing = !channels.includes('mail') ? skipped<{ id: number }>() : sendAccountMail(app, { site, user: { id: member.id, email: member.email, language: lang, name: member.name }, kind, url: origin + path, values }).then(
     (result): ChannelOutcome<{ id: number }> => {
       if (result.type === 'ok') return { type: 'ok', value: { id: result.id } };
       log.error({ reason: result.reason, mailId: result.id }, 'notification mail failed');
