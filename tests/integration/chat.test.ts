@@ -212,6 +212,34 @@ describe('chat over HTTP', () => {
     expect(Number(ready.id)).toBeGreaterThanOrEqual(0);
   });
 
+  it('CHT-10 with read receipts and typing switched off in /settings, the other side gets neither; on again, both', async () => {
+    const form = (value: string) =>
+      server.request('/settings', { method: 'POST', cookies: { lang: 'en', session: free.session }, headers: { ...origin(), 'content-type': 'application/x-www-form-urlencoded' }, body: `form=chat_signals&chat_signals=${value}` });
+    const sent = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body: 'Lees je dit?' });
+    const conversation = sent.json().message.conversation;
+    expect((await form('0')).headers.location).toBe('/settings?saved=chat_signals_off#chat-signals');
+    expect((await server.request('/settings', as(free.session))).text).toContain('data-chat-signals-state="off"');
+
+    const stream = await openStream(server.port, premium.session);
+    await stream.next((e) => e.event === 'ready');
+    expect((await server.request('/api/typing.php', { ...as(free.session), method: 'POST', body: { conversation } })).status).toBe(204);
+    expect((await server.request('/api/chat.php', { ...as(free.session), method: 'PUT', body: { conversation } })).json().changed).toBe(true);
+    // A message after them: events of one stream keep their order, so anything sent before it is there by now.
+    await send(free.session, { to: premium.id, client_id: crypto.randomUUID(), body: 'Ja hoor' });
+    await stream.next((e) => e.event === 'message' && e.data.body === 'Ja hoor');
+    expect(stream.events.filter((e) => e.event === 'typing' || e.event === 'read')).toEqual([]);
+
+    expect((await form('1')).headers.location).toBe('/settings?saved=chat_signals_on#chat-signals');
+    await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body: 'Fijn!' });
+    await server.request('/api/typing.php', { ...as(free.session), method: 'POST', body: { conversation } });
+    await stream.next((e) => e.event === 'typing' && e.data.member === free.id);
+    await server.request('/api/chat.php', { ...as(free.session), method: 'PUT', body: { conversation } });
+    const read = await stream.next((e) => e.event === 'read');
+    expect(read.data).toMatchObject({ conversation, reader: free.id });
+    stream.close();
+    expect((await form('maybe')).status).toBe(400);
+  });
+
   it('CHT-08 a draining process ends its streams with a retry hint', async () => {
     const stream = await openStream(server.port, premium.session);
     await stream.next((e) => e.event === 'ready');

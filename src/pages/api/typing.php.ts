@@ -4,8 +4,7 @@
  * read receipts and typing off.
  */
 import { z } from 'zod';
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema';
+import { chatSignalsOf } from '../../server/accounts/preferences';
 import { ApiError, endpoint, methodNotAllowed, readJson } from '../../server/http/api';
 import { conversationFor } from '../../server/chat/conversations';
 import { requireMember } from '../../server/request-context';
@@ -17,8 +16,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   const { conversation } = await readJson(request, body);
   const view = await conversationFor(locals.app.db, { siteId: locals.site.settings.id, userId: user.id }, conversation);
   if (!view) throw new ApiError('conversation_not_found');
-  const [me] = await locals.app.db.select({ signals: users.chatSignals }).from(users).where(eq(users.id, user.id));
-  if (me?.signals) await locals.app.bus.publish('chat.typing', { conversationId: view.id, typistId: user.id, otherId: view.partner.id });
+  if (await chatSignalsOf(locals.app, user.id)) await locals.app.bus.publish('chat.typing', { conversationId: view.id, typistId: user.id, otherId: view.partner.id });
   return new Response(null, { status: 204 });
 });
 

@@ -113,3 +113,13 @@ export function notificationStates(disabled: readonly string[]): Record<Notifica
 export async function setInvisible(deps: Pick<Deps, 'db'>, userId: number, invisible: boolean): Promise<void> {
   await deps.db.update(users).set({ invisible }).where(eq(users.id, userId));
 }
+
+/** Read receipts and typing (CHT-10): whether the member sends them to the people they chat with. */
+export async function setChatSignals(deps: Pick<Deps, 'db'>, userId: number, on: boolean): Promise<void> {
+  await deps.db.update(users).set({ chatSignals: on }).where(eq(users.id, userId));
+}
+
+export async function chatSignalsOf(deps: Pick<Deps, 'db'>, userId: number): Promise<boolean> {
+  const [row] = await deps.db.select({ on: users.chatSignals }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.on ?? true;
+}
