@@ -240,6 +240,46 @@ describe('chat over HTTP', () => {
     expect((await form('maybe')).status).toBe(400);
   });
 
+  it('GFT-01 a photo in chat is checked like a profile photo, costs photo_credits, reaches only the two members, and a retry is one message', async () => {
+    const sharp = (await import('sharp')).default;
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c06080' } }).png().toBuffer();
+    const upload = (session: string, fields: Record<string, string>, file: Buffer | null) => {
+      const boundary = `----chat${Date.now()}`;
+      const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+      const head = Buffer.from(parts.join('') + (file ? `--${boundary}\r\ncontent-disposition: form-data; name="photo"; filename="x.png"\r\ncontent-type: image/png\r\n\r\n` : ''));
+      const body = Buffer.concat([head, file ?? Buffer.alloc(0), Buffer.from(`${file ? '\r\n' : ''}--${boundary}--\r\n`)]);
+      return server.request('/api/chat-photo.php', { method: 'POST', cookies: { lang: 'en', session }, headers: { ...origin(), 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+    };
+    const { db } = server.booted.app;
+    const balance = async () => (await db.select({ c: users.credits }).from(users).where(eq(users.id, premium.id)))[0]!.c;
+    const before = await balance();
+    const clientId = crypto.randomUUID();
+    const sent = await upload(premium.session, { to: String(free.id), client_id: clientId }, png);
+    expect(sent.status).toBe(201);
+    const message = sent.json().message;
+    expect(message).toMatchObject({ kind: 'photo', sender: premium.id, recipient: free.id });
+    const photoCredits = (await server.booted.app.sites.forHost('localhost')).settings.photo_credits;
+    expect(await balance()).toBe(before - photoCredits);
+    // The same upload again (a retry): the same message, charged once.
+    const again = await upload(premium.session, { to: String(free.id), client_id: clientId }, png);
+    expect(again.status).toBe(200);
+    expect(again.json().message.id).toBe(message.id);
+    expect(await balance()).toBe(before - photoCredits);
+
+    const file = `/photos/${message.attachment}`;
+    for (const [session, status] of [[premium.session, 200], [free.session, 200], [strangerSession, 404]] as const) {
+      const res = await server.request(file, { cookies: { lang: 'en', session } });
+      expect(res.status, session.slice(0, 6)).toBe(status);
+      if (status === 200) expect(res.headers['cache-control']).toContain('private');
+    }
+    expect((await server.request(file, { cookies: { lang: 'en' } })).status).toBe(404);
+    // Not an image, no file, bad fields: refused, nothing charged.
+    expect((await upload(premium.session, { to: String(free.id), client_id: crypto.randomUUID() }, Buffer.from('not an image'))).json().error).toBe('photo_invalid');
+    expect((await upload(premium.session, { to: String(free.id), client_id: crypto.randomUUID() }, null)).json().error).toBe('photo_invalid');
+    expect((await upload(premium.session, { to: 'x', client_id: crypto.randomUUID() }, png)).json().error).toBe('validation_failed');
+    expect(await balance()).toBe(before - photoCredits);
+  });
+
   it('CHT-08 a draining process ends its streams with a retry hint', async () => {
     const stream = await openStream(server.port, premium.session);
     await stream.next((e) => e.event === 'ready');

@@ -18,7 +18,8 @@ export interface ChatRoomProps {
   conversation: { id: number | null; seenThrough: number | null };
   history: ChatMessageJson[];
   more: boolean;
-  cost: { credits: number; money: string | null };
+  cost: { credits: number; money: string | null; photo: number; gift: number };
+  cdnPrefix: string;
   maxLength: number;
   fictional: { label: string; warning: string };
   /** A refusal the server form gave (no-JS path), as an error code. */
@@ -120,6 +121,32 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
     void send({ ...pending, id: 0, credits: 0, state: 'sending' });
   };
 
+  const sendPhoto = async (file: File) => {
+    setRefusal(null);
+    const clientId = newClientId();
+    const pending = { conversation: conversationId ?? 0, sender: props.me.id, recipient: props.partner.id, kind: 'photo' as const, body: '', attachment: null, client_id: clientId, created_at: new Date().toISOString() };
+    setList((l) => addPending(l, pending));
+    const form = new FormData();
+    form.set('to', String(props.partner.id));
+    form.set('client_id', clientId);
+    form.set('photo', file);
+    try {
+      const res = await fetch('/api/chat-photo.php', { method: 'POST', body: form, credentials: 'same-origin' });
+      const answer = (await res.json().catch(() => null)) as { message?: ChatMessageJson; balance?: number; error?: string } | null;
+      if (res.ok && answer?.message) {
+        setList((l) => mergeStored(l, [answer.message!]));
+        if (typeof answer.balance === 'number') setCredits(answer.balance);
+        setConversationId(answer.message.conversation);
+        return;
+      }
+      setList((l) => dropPending(l, clientId));
+      setRefusal(answer?.error ?? 'internal_error');
+    } catch {
+      setList((l) => dropPending(l, clientId));
+      setRefusal('internal_error');
+    }
+  };
+
   const onType = (value: string) => {
     setDraft(value);
     const at = Date.now();
@@ -172,7 +199,13 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
           return (
             <li key={m.state === 'stored' ? `m${m.id}` : `c${m.client_id}`} className={`chat-message ${mine ? 'chat-message-own' : 'chat-message-other'}`} data-message-id={m.id || undefined} data-client-id={m.client_id} data-state={m.state}>
               <div className="chat-bubble">
-                {m.kind === 'text' ? <p className="mb-0 text-pre-wrap">{m.body}</p> : <p className="mb-0 fst-italic">{t(`kind_${m.kind}`)}{m.body ? `: ${m.body}` : ''}</p>}
+                {m.kind === 'text' ? (
+                  <p className="mb-0 text-pre-wrap">{m.body}</p>
+                ) : m.kind === 'photo' && m.attachment ? (
+                  <img className="chat-photo" src={`${props.cdnPrefix}/photos/${m.attachment}`} width="240" height="300" alt={t('photo_from', { name: mine ? t('you') : props.partner.name })} loading="lazy" />
+                ) : (
+                  <p className="mb-0 fst-italic">{t(`kind_${m.kind}`)}{m.body ? `: ${m.body}` : ''}</p>
+                )}
               </div>
               <div className="chat-meta small text-body-secondary">
                 {m.state === 'stored' && <time dateTime={m.created_at}>{time(m.created_at)}</time>}
@@ -220,6 +253,21 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
         </label>
         <div className="d-flex gap-2 align-items-end">
           <textarea id="chat-body" name="body" className="form-control" rows={2} maxLength={props.maxLength * 2} value={draft} onChange={(e) => onType(e.currentTarget.value)} onKeyDown={onKeyDown} placeholder={t('placeholder')} aria-describedby="chat-cost" />
+          <label className="btn btn-outline-secondary mb-0" title={t('send_photo_cost', { credits: props.cost.photo })}>
+            <span className="visually-hidden">{t('send_photo')}</span>
+            <span aria-hidden="true">📷</span>
+            <input
+              type="file"
+              className="visually-hidden"
+              accept="image/jpeg,image/png,image/webp"
+              data-photo-input
+              onChange={(e) => {
+                const file = e.currentTarget.files?.[0];
+                e.currentTarget.value = '';
+                if (file) void sendPhoto(file);
+              }}
+            />
+          </label>
           <button type="submit" className="btn btn-primary" data-send>
             {t('send')}
           </button>

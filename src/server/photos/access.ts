@@ -7,9 +7,9 @@
  * A premium photo's blurred copy (blur.ts) is public on its site while the photo is active: it is what
  * non-premium viewers get instead of the sharp file.
  */
-import { eq, or } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { photos, users } from '../../db/schema';
+import { conversations, messages, photos, users } from '../../db/schema';
 
 export type PhotoAccess = { type: 'public' } | { type: 'private' } | { type: 'denied' };
 
@@ -27,10 +27,27 @@ export async function photoAccess(db: Db, name: string, siteId: number, viewer: 
     .innerJoin(users, eq(users.id, photos.userId))
     .where(or(eq(photos.filename, name), eq(photos.thumbFilename, name), eq(photos.blurredFilename, name)))
     .limit(1);
-  if (!photo || photo.status === 'removed' || photo.siteId !== siteId) return { type: 'denied' };
+  if (!photo) return chatPhotoAccess(db, name, siteId, viewer);
+  if (photo.status === 'removed' || photo.siteId !== siteId) return { type: 'denied' };
   if (photo.blurred === name) return photo.status === 'active' ? { type: 'public' } : { type: 'denied' };
   const owner = viewer?.id === photo.userId;
   if (photo.status === 'inspection_pending') return owner ? { type: 'private' } : { type: 'denied' };
   if (photo.premium) return owner || viewer?.paid_user ? { type: 'private' } : { type: 'denied' };
   return { type: 'public' };
+}
+
+/**
+ * A photo sent in a chat (GFT-01): only the sender and the recipient receive it, only under their site's
+ * host, never cached by anyone else (`private`).
+ */
+async function chatPhotoAccess(db: Db, name: string, siteId: number, viewer: PhotoViewer): Promise<PhotoAccess> {
+  if (!viewer) return { type: 'denied' };
+  const [sent] = await db
+    .select({ sender: messages.senderId, recipient: messages.recipientId, siteId: conversations.siteId })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(eq(messages.attachment, name), eq(messages.kind, 'photo')))
+    .limit(1);
+  if (!sent || sent.siteId !== siteId) return { type: 'denied' };
+  return viewer.id === sent.sender || viewer.id === sent.recipient ? { type: 'private' } : { type: 'denied' };
 }
