@@ -33,6 +33,7 @@ export const API_ERRORS = {
   invalid_cursor: 400,
   invalid_coordinates: 400,
   swipe_limit_reached: 429,
+  gif_search_unavailable: 503,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
