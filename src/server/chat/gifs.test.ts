@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { LANGUAGES } from '../../shared/languages';
 import { LOCAL_GIFS, MOTIF_KEYWORDS } from './gif-library';
-import { gifProvider, GifProviderError, GiphyGifProvider, LocalGifProvider, normalizeWords } from './gifs';
+import { gifImageSources, gifProvider, GifProviderError, GiphyGifProvider, LocalGifProvider, normalizeWords } from './gifs';
 
 const local = new LocalGifProvider();
 const opts = (lang: (typeof LANGUAGES)[number], limit = 12, offset = 0) => ({ lang, limit, offset });
@@ -142,10 +142,12 @@ describe('CHT-07 GIPHY adapter against a local fake of its API', () => {
     expect(seen[1]!.searchParams.get('lang')).toBe('no');
   });
 
-  it('CHT-07 drops entries it cannot show (no https URL, no size) instead of failing', async () => {
+  it('CHT-07 drops entries it cannot show (not https on a GIPHY host, no size) instead of failing', async () => {
     const broken = { id: 'x', images: { fixed_width: { url: 'javascript:alert(1)', width: '1', height: '1' } } };
-    answer = () => ({ status: 200, body: JSON.stringify({ data: [broken, { id: 'y' }, null, gif('ok1')], pagination: { total_count: 4, count: 4, offset: 0 } }) });
-    const page = await giphy().search('x', { lang: 'en', limit: 4, offset: 0 });
+    const elsewhere = { id: 'z', images: { fixed_width: { url: 'https://evil.example/giphy.com/a.gif', width: '1', height: '1' } } };
+    const plain = { id: 'w', images: { fixed_width: { url: 'http://media.giphy.com/a.gif', width: '1', height: '1' } } };
+    answer = () => ({ status: 200, body: JSON.stringify({ data: [broken, elsewhere, plain, { id: 'y' }, null, gif('ok1')], pagination: { total_count: 6, count: 6, offset: 0 } }) });
+    const page = await giphy().search('x', { lang: 'en', limit: 6, offset: 0 });
     expect(ids(page)).toEqual(['ok1']);
   });
 
@@ -174,6 +176,8 @@ describe('CHT-07 GIPHY adapter against a local fake of its API', () => {
 
   it('CHT-07 gifProvider picks GIPHY only when GIPHY_API_KEY is configured', () => {
     expect(gifProvider(loadConfig({})).name).toBe('local');
+    expect(gifImageSources(loadConfig({}))).toEqual([]);
+    expect(gifImageSources(loadConfig({ GIPHY_API_KEY: 'abcdef123456' }))).toEqual(['https://*.giphy.com']);
     const config = loadConfig({ GIPHY_API_KEY: 'abcdef123456', GIPHY_BASE_URL: baseUrl });
     expect(gifProvider(config).name).toBe('giphy');
     expect(gifProvider(config)).toBe(gifProvider(config));

@@ -167,9 +167,31 @@ function giphyItem(gif: GiphyGif | null): GifItem | null {
   const width = Number(main?.width);
   const height = Number(main?.height);
   if (typeof gif.id !== 'string' || !url || !(width > 0) || !(height > 0)) return null;
-  if (!/^https:\/\//.test(url)) return null;
+  if (!isGiphyMedia(url)) return null;
   const previewUrl = preview?.webp ?? preview?.url ?? url;
-  return { id: gif.id, title: typeof gif.title === 'string' ? gif.title : '', url, previewUrl: /^https:\/\//.test(previewUrl) ? previewUrl : url, width, height };
+  return { id: gif.id, title: typeof gif.title === 'string' ? gif.title : '', url, previewUrl: isGiphyMedia(previewUrl) ? previewUrl : url, width, height };
+}
+
+/** The image hosts GIPHY serves media from; the chat page allows them in its `img-src` (GIPHY_IMAGE_SOURCES). */
+export const GIPHY_IMAGE_SOURCES = ['https://*.giphy.com'] as const;
+
+/** Only https URLs on GIPHY's own hosts are handed to browsers (they are what the page's CSP allows). */
+function isGiphyMedia(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && (url.hostname === 'giphy.com' || url.hostname.endsWith('.giphy.com'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `img-src` sources a page showing chat gifs adds to its policy (docs/decisions/015 and 036):
+ * none for the shipped library ('self'), GIPHY's media hosts when GIPHY is configured. In an .astro
+ * page: `for (const src of gifImageSources(config)) Astro.csp.insertDirective(`img-src ${src}`)`.
+ */
+export function gifImageSources(config: Pick<Config, 'GIPHY_API_KEY'>): string[] {
+  return config.GIPHY_API_KEY ? [...GIPHY_IMAGE_SOURCES] : [];
 }
 
 /** GIPHY ids are short letters and digits; anything else is never sent to it. */
