@@ -4,7 +4,8 @@
  * (CLI-06), bounce logging (CLI-05), connectivity (CLI-07), title count (NAV-06), app badge (CLI-09)
  * and, for a signed-in member, the periodic refresh (CLI-08). No React here: this runs on every page.
  */
-import { $attentionCount, $counters, $online, setNewLikes } from '../stores/counters';
+import { $attentionCount, $counters, $online, setNewLikes, setUnreadMessages } from '../stores/counters';
+import { loadChats } from '../stores/chats';
 import { loadLikes } from '../stores/likes';
 import { computed } from 'nanostores';
 import { $language, $user, loadUser, type User } from '../stores/user';
@@ -30,6 +31,8 @@ export interface BootData {
   pushSubscribed?: boolean;
   /** The member's new likes when the page was rendered (NAV-01, NAV-06, CLI-09 before the first reload). */
   newLikes?: number;
+  /** The member's unread messages when the page was rendered (NAV-01, NAV-06, CLI-09). */
+  unreadMessages?: number;
 }
 
 /** The id of the boot data script element. */
@@ -38,6 +41,7 @@ export const LOADING_BAR_ID = 'loading-bar';
 export const OFFLINE_BANNER_ID = 'offline-banner';
 export const BACK_BUTTON_ID = 'back-button';
 export const LIKES_BADGE_ID = 'likes-badge';
+export const UNREAD_BADGE_ID = 'unread-badge';
 
 type Listening = {
   addEventListener(type: string, listener: (event: Event) => void): void;
@@ -121,14 +125,18 @@ export function startClient(data: BootData, env: BootEnv): () => void {
   if (back && 'matchMedia' in win) cleanups.push(bindBackButton(back, win as unknown as BackButtonWindow));
 
   setNewLikes(data.newLikes ?? 0);
+  setUnreadMessages(data.unreadMessages ?? 0);
   const likesBadge = doc.getElementById(LIKES_BADGE_ID) as unknown as BadgeElement | null;
   if (likesBadge) cleanups.push(bindCountBadge(likesBadge, computed($counters, (c) => c.newLikes)));
+  const unreadBadge = doc.getElementById(UNREAD_BADGE_ID) as unknown as BadgeElement | null;
+  if (unreadBadge) cleanups.push(bindCountBadge(unreadBadge, computed($counters, (c) => c.unreadMessages)));
   cleanups.push(bindDocumentTitle(doc, $attentionCount, data.title || undefined));
   cleanups.push(bindAppBadge(navigator, $attentionCount));
 
   if (data.user) {
     cleanups.push(registerRefreshTask(loadUser));
     cleanups.push(registerRefreshTask(loadLikes));
+    cleanups.push(registerRefreshTask(loadChats));
     cleanups.push(startPeriodicRefresh({ clock, tasks: refreshTasks, isPushSubscribed: () => pushSubscribed }));
   }
 

@@ -74,6 +74,16 @@ const envSchema = z.object({
     .default(DEFAULT_PUSH_SERVICE_HOSTS.join(','))
     .refine((v) => parsePushServiceHosts(v) !== null, 'must be a comma list of host names (fcm.googleapis.com) or *.suffix entries (*.push.apple.com), no IP addresses'),
   /**
+   * PAY. (pay.nl) payments (docs/decisions/033-payment-provider.md): with all three set, payments go to
+   * PAY. and the simulated checkout is off; without them the built-in simulated checkout is used.
+   */
+  PAYNL_TOKEN_CODE: z.string().regex(/^AT-[0-9]{4}-[0-9]{4}$/, 'must look like AT-1234-5678').optional(),
+  PAYNL_API_TOKEN: z.string().min(20).optional(),
+  PAYNL_SERVICE_ID: z.string().regex(/^SL-[0-9]{4}-[0-9]{4}$/, 'must look like SL-1234-5678').optional(),
+  PAYNL_API_URL: z.string().url().default('https://connect.pay.nl'),
+  /** Pending payments older than this many minutes are asked for again by the reconcile job. */
+  PAYMENTS_RECONCILE_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /**
    * GIPHY API key for the chat's gif search (CHT-07). Without it the chat searches the gif library the
    * project ships (public/gifs/), with no network (docs/decisions/036-gif-provider-and-shipped-media.md).
    */

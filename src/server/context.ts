@@ -16,6 +16,7 @@ import { pushEndpointPolicy } from './push/subscription';
 import { InProcessBus, PostgresBus, type EventBus } from './realtime/bus';
 import { DeviceCookies } from './auth/device-cookie';
 import { BackgroundTasks } from './background';
+import { StreamHub } from './realtime/streams';
 
 export interface AppContext {
   config: Config;
@@ -41,6 +42,8 @@ export interface AppContext {
   bus: EventBus;
   /** Set when the process is draining: /readyz answers 503 and new SSE streams are refused. */
   draining: boolean;
+  /** The live streams open in this process (/api/events.php), ended when it drains. */
+  streams: StreamHub;
   close(): Promise<void>;
 }
 
@@ -96,6 +99,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     background: new BackgroundTasks(log),
     bus,
     draining: false,
+    streams: new StreamHub(),
     // Scheduled jobs (erasing deleted accounts after 14 days) stop before the database closes.
     close: async () => {
       await jobs.stop();

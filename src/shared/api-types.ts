@@ -451,6 +451,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/chats.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in member's conversations (CHT-01)
+         * @description Newest first. Each has the other member's profile, its last message in `messages` and
+         *     `num_unread_messages`; `unread_total` is the navigation badge's number. Conversations blocked
+         *     either way or removed by the member are left out.
+         */
+        get: operations["getChats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One conversation and a page of its messages, oldest first (CHT-02) */
+        get: operations["getConversation"];
+        /** Mark a conversation read (CHT-03); the other side sees 'seen' when the reader sends receipts (CHT-10) */
+        put: operations["readConversation"];
+        /**
+         * Send a message, a gift, a gif or a photo (CHT-04, CHT-05, CHT-09, CHT-11, GFT-01)
+         * @description Charged `message_credits` (text, gif), `photo_credits` or `gift_credits` through the credit ledger
+         *     in the same transaction as the message. `client_id` is the idempotency key: a retry answers the
+         *     first message (200) and is charged once. `insufficient_credits` (402) carries `balance` and `cost`.
+         */
+        post: operations["sendMessage"];
+        /** Remove a conversation, or every conversation with a profile, from the member's list (CHT-06) */
+        delete: operations["removeChat"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/typing.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The member is typing in a conversation (CHT-10); nothing is sent when they switched signals off */
+        post: operations["typing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's live stream, Server-Sent Events (CHT-08)
+         * @description Events `message`, `read`, `typing`, `removed`, `like`, `match`, `counters`, `ready`; every event
+         *     has an `id:` (the newest message id delivered). `Last-Event-ID` (or `?last=`) resumes after a
+         *     reconnect from the database.
+         */
+        get: operations["events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/discountcode.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's active discount, the welcome code, or a code checked (CRD-06, CRD-07, TB-01)
+         * @description Without parameters: the active discount, the time bonus (TIMEBONUS25, 25%, for a non-paying member whose signup is under 4 hours old, until signup + 4 h) if present, else the welcome code (WELCOME25, 25% on the first purchase, time-limited), else null. `welcome=true`: the welcome code only. `code`: that code checked for this member; not found, used before or expired is 400 with `discount_not_found`, `discount_already_used` or `discount_expired`.
+         */
+        get: operations["getDiscountCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment-webhook.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment provider reports a change (CRD-09, decision 034)
+         * @description Called by the provider's servers, not by the browser client (exempt from the origin check). The request is verified with the provider's signature and only names the payment; its status is fetched from the provider and applied once (pending → paid, failed, cancelled or expired).
+         */
+        post: operations["paymentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/gifs.php": {
         parameters: {
             query?: never;
@@ -523,7 +649,7 @@ export interface components {
             cost: number;
         };
         /** @enum {string} */
-        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "gif_search_unavailable";
+        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused" | "discount_not_found" | "discount_already_used" | "discount_expired" | "invalid_signature" | "gif_search_unavailable";
         Error: {
             error: components["schemas"]["ErrorCode"];
             message?: string;
@@ -531,6 +657,86 @@ export interface components {
                 [key: string]: string;
             };
         };
+        ChatProfile: {
+            id: number;
+            name: string;
+            fictional: boolean;
+            /** @description false while the member's e-mail is unconfirmed (CHT-09) */
+            confirmed: boolean;
+            main_image: null | {
+                thumb: string;
+                match: string;
+            };
+        };
+        ChatMessage: {
+            id: number;
+            conversation: number;
+            sender: number;
+            recipient: number;
+            /** @enum {string} */
+            kind: "text" | "gift" | "gif" | "photo";
+            body: string;
+            attachment: string | null;
+            client_id: string;
+            credits: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        Chats: {
+            unread_total: number;
+            chats: {
+                id: number;
+                profile: components["schemas"]["ChatProfile"];
+                num_unread_messages: number;
+                /** Format: date-time */
+                last_message_at: string | null;
+                messages: {
+                    id: number;
+                    sender: number;
+                    kind: string;
+                    body: string;
+                    /** Format: date-time */
+                    created_at: string;
+                }[];
+            }[];
+        };
+        ConversationPage: {
+            conversation: {
+                id: number;
+                profile: components["schemas"]["ChatProfile"];
+                num_unread_messages: number;
+                seen_through: number | null;
+                started_by_me: boolean;
+            };
+            messages: components["schemas"]["ChatMessage"][];
+            more: boolean;
+        };
+        SendMessage: {
+            to: number;
+            client_id: string;
+            /**
+             * @default text
+             * @enum {string}
+             */
+            kind: "text" | "gift" | "gif" | "photo";
+            body?: string;
+            attachment?: string | null;
+        };
+        SentMessage: {
+            message: components["schemas"]["ChatMessage"];
+            balance: number;
+            replayed: boolean;
+        };
+        Discount: {
+            code: string;
+            percent: number;
+            /** @enum {string} */
+            kind: "time_bonus" | "welcome" | "code";
+            /** Format: date-time */
+            expires_at: string | null;
+        };
+        /** @enum {string} */
+        PaymentStatus: "pending" | "paid" | "failed" | "cancelled" | "expired";
         MemberTarget: {
             id: number;
         };
@@ -1824,6 +2030,277 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             403: components["responses"]["Error"];
+        };
+    };
+    getChats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Conversations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Chats"];
+                };
+            };
+            403: components["responses"]["Error"];
+        };
+    };
+    getConversation: {
+        parameters: {
+            query?: {
+                id?: string;
+                /** @description the other member */
+                member?: string;
+                /** @description a message id; older messages than it */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationPage"];
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    readConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    conversation: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        conversation: number;
+                        read_through: number;
+                        changed: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    sendMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendMessage"];
+            };
+        };
+        responses: {
+            /** @description The same send again (replayed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentMessage"];
+                };
+            };
+            /** @description Sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentMessage"];
+                };
+            };
+            400: components["responses"]["Error"];
+            402: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    removeChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    conversation: number;
+                } | {
+                    profile: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        removed: number[];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    typing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    conversation: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Noted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    events: {
+        parameters: {
+            query?: {
+                last?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            403: components["responses"]["Error"];
+            503: components["responses"]["Error"];
+        };
+    };
+    getDiscountCode: {
+        parameters: {
+            query?: {
+                welcome?: "true" | "false" | "1" | "0";
+                code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The discount, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        discount: components["schemas"]["Discount"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    paymentWebhook: {
+        parameters: {
+            query: {
+                provider: "simulated" | "paynl";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Applied, already applied, or not ours */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        /** @enum {string} */
+                        result: "applied" | "unchanged" | "ignored";
+                        status?: components["schemas"]["PaymentStatus"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            503: components["responses"]["Error"];
         };
     };
     searchGifs: {

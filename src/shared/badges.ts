@@ -14,9 +14,9 @@ export function creditBadge(user: { paid_user: boolean; credits: number }): Cred
   return { text: String(Math.max(0, user.credits)), variant: user.credits > 0 ? 'warning' : 'danger' };
 }
 
-/** Where the credits entry leads: paid users repeat their order; others are offered premium. */
+/** Where the credits entry leads (NAV-02): paid users repeat their order; others get premium by buying credits. */
 export function creditsEntry(user: { paid_user: boolean }): { href: string; kind: 'credits' | 'premium' } {
-  return user.paid_user ? { href: '/credits/repeat-order', kind: 'credits' } : { href: '/premium', kind: 'premium' };
+  return user.paid_user ? { href: '/credits/repeat-order', kind: 'credits' } : { href: '/credits', kind: 'premium' };
 }
 
 /** The members area (SPEC §2): pages whose navigation highlights search, chats, likes or premium. */

@@ -19,7 +19,7 @@ describe('navigation badges', () => {
   });
   it('NAV-02 paid users’ credits entry repeats the order; others get premium', () => {
     expect(creditsEntry({ paid_user: true })).toEqual({ href: '/credits/repeat-order', kind: 'credits' });
-    expect(creditsEntry({ paid_user: false })).toEqual({ href: '/premium', kind: 'premium' });
+    expect(creditsEntry({ paid_user: false })).toEqual({ href: '/credits', kind: 'premium' });
   });
 });
 

@@ -204,7 +204,7 @@ describe('member profile screen', () => {
     expect(page.text).not.toContain(name);
     expect(page.text).not.toContain(thumb);
     expect(page.text).toContain('data-locked-photo');
-    expect(page.text).toContain('href="/premium"');
+    expect(page.text).toContain('href="/credits"');
     const [stored] = await db().select({ blurred: photos.blurredFilename }).from(photos).where(eq(photos.id, row!.id));
     const blurredName = stored!.blurred!;
     expect(blurredName).toMatch(/^[0-9a-f]{24}-blur\.webp$/);

@@ -11,3 +11,5 @@ export * from './mail';
 export * from './content';
 export * from './push';
 export * from './social';
+export * from './chat';
+export * from './payments';

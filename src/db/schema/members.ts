@@ -25,6 +25,8 @@ export const users = pgTable(
     language: text('language').notNull(),
     notificationsDisabled: jsonb('notifications_disabled').$type<string[]>().notNull().default([]),
     invisible: boolean('invisible').notNull().default(false),
+    /** Read receipts and typing are sent to the people this member chats with (CHT-10); off sends neither. */
+    chatSignals: boolean('chat_signals').notNull().default(true),
     /** The tracking record (CLI-04) the visitor arrived with. */
     tracking: jsonb('tracking').$type<Record<string, string>>(),
     /** First message written at signup from a member landing, for that member (SIGN-06). */

@@ -81,7 +81,7 @@ export default function PhotoViewer({ photos, name, labels }: PhotoViewerProps) 
       >
         <img className="img-fluid rounded w-100" src={current.src} width={480} height={600} alt={name} fetchPriority="high" data-viewer-image />
         {current.locked && (
-          <a className="photo-lock-overlay rounded" href="/premium" data-locked-photo>
+          <a className="photo-lock-overlay rounded" href="/credits" data-locked-photo>
             <span aria-hidden="true" className="photo-lock-icon">🔒</span>
             <span className="visually-hidden">{labels.locked}</span>
             <span className="btn btn-warning btn-sm mt-2">{labels.getPremium}</span>
@@ -101,7 +101,7 @@ export default function PhotoViewer({ photos, name, labels }: PhotoViewerProps) 
             <li key={photo.src + i} className="position-relative">
               <a
                 className={i === index ? 'photo-thumb active d-block rounded' : 'photo-thumb d-block rounded'}
-                href={photo.locked ? '/premium' : photo.src}
+                href={photo.locked ? '/credits' : photo.src}
                 aria-current={i === index ? 'true' : undefined}
                 aria-label={labels.position.replace('{n}', String(i + 1)).replace('{total}', String(total)) + (photo.locked ? ` (${labels.locked})` : '')}
                 onClick={pick(i)}

@@ -1,12 +1,12 @@
 /**
  * "Download my data" (GDPR-01, GDPR art. 15 and 20): everything the platform keeps about one member, as
  * one JSON document. Secrets are left out (password hash, session and link tokens); everything else
- * about the member is in: account, profile, photos, sessions, credit ledger, mails sent to them and the
+ * about the member is in: account, profile, photos, sessions, credit ledger, payments, mails sent to them and the
  * page events their browser reported. Mails count when they were sent for the account or to its address.
  */
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { creditLedger, mailOutbox, pageEvents, photos, profiles, pushSubscriptions, regions, sessions, users } from '../../db/schema';
+import { creditLedger, mailOutbox, pageEvents, payments, photos, profiles, pushSubscriptions, regions, sessions, users } from '../../db/schema';
 import type { Site } from '../sites/directory';
 
 export const DATA_EXPORT_VERSION = 1;
@@ -55,6 +55,7 @@ export interface UserDataExport {
   photos: Array<{ filename: string; thumb_filename: string; status: string; premium: boolean; main: boolean; created_at: string }>;
   sessions: Array<{ created_at: string; expires_at: string; ip: string | null; user_agent: string | null }>;
   credit_ledger: Array<{ delta: number; reason: string; reference: string | null; created_at: string }>;
+  payments: Array<{ id: number; credits: number; amount_cents: number; discount_cents: number; currency: string; method: string; status: string; discount_code: string | null; created_at: string; settled_at: string | null }>;
   mails: Array<{ kind: string; subject: string; to: string; status: string; created_at: string }>;
   page_events: Array<{ kind: string; path: string; duration_ms: number | null; created_at: string }>;
   push_subscriptions: Array<{ endpoint: string; created_at: string }>;
@@ -64,7 +65,7 @@ export interface UserDataExport {
 export async function exportUserData(db: Db, site: Site, userId: number, now: Date): Promise<UserDataExport | null> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user || user.siteId !== site.settings.id) return null;
-  const [[profileRow], photoRows, sessionRows, ledgerRows, mailRows, eventRows, pushRows] = await Promise.all([
+  const [[profileRow], photoRows, sessionRows, ledgerRows, mailRows, eventRows, pushRows, paymentRows] = await Promise.all([
     db.select({ profile: profiles, region: regions.name }).from(profiles).leftJoin(regions, eq(regions.id, profiles.regionId)).where(eq(profiles.userId, userId)).limit(1),
     db.select().from(photos).where(eq(photos.userId, userId)).orderBy(asc(photos.createdAt), asc(photos.id)),
     db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.createdAt)),
@@ -72,6 +73,7 @@ export async function exportUserData(db: Db, site: Site, userId: number, now: Da
     db.select().from(mailOutbox).where(and(eq(mailOutbox.siteId, site.settings.id), or(eq(mailOutbox.userId, userId), sql`lower(${mailOutbox.toAddress}) = ${user.email.toLowerCase()}`))).orderBy(asc(mailOutbox.createdAt), asc(mailOutbox.id)),
     db.select().from(pageEvents).where(eq(pageEvents.userId, userId)).orderBy(asc(pageEvents.createdAt), asc(pageEvents.id)),
     db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).orderBy(asc(pushSubscriptions.createdAt)),
+    db.select().from(payments).where(eq(payments.userId, userId)).orderBy(asc(payments.createdAt), asc(payments.id)),
   ]);
   const p = profileRow?.profile;
   return {
@@ -125,6 +127,18 @@ export async function exportUserData(db: Db, site: Site, userId: number, now: Da
     })),
     sessions: sessionRows.map((r) => ({ created_at: r.createdAt.toISOString(), expires_at: r.expiresAt.toISOString(), ip: r.ip, user_agent: r.userAgent })),
     credit_ledger: ledgerRows.map((r) => ({ delta: r.delta, reason: r.reason, reference: r.reference, created_at: r.createdAt.toISOString() })),
+    payments: paymentRows.map((r) => ({
+      id: r.id,
+      credits: r.credits,
+      amount_cents: r.amountCents,
+      discount_cents: r.discountCents,
+      currency: r.currency,
+      method: r.method,
+      status: r.status,
+      discount_code: r.discountCode,
+      created_at: r.createdAt.toISOString(),
+      settled_at: r.settledAt?.toISOString() ?? null,
+    })),
     mails: mailRows.map((r) => ({ kind: r.kind, subject: r.subject, to: r.toAddress, status: r.status, created_at: r.createdAt.toISOString() })),
     page_events: eventRows.map((r) => ({ kind: r.kind, path: r.path, duration_ms: r.durationMs, created_at: r.createdAt.toISOString() })),
     push_subscriptions: pushRows.map((r) => ({ endpoint: r.endpoint, created_at: r.createdAt.toISOString() })),

@@ -122,6 +122,8 @@ export async function startNodeServer(options: {
     closing ??= (async () => {
       app.draining = true;
       stopListening();
+      // Live streams never end by themselves: end them now, each with a retry hint (the browser reconnects elsewhere).
+      app.streams.endAll();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), app.config.SHUTDOWN_GRACE_MS);

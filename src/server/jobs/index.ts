@@ -1,10 +1,12 @@
 /** The app's scheduled maintenance jobs, started with the app context and stopped when it closes. */
 import type { Database, Db } from '../../db/client';
 import type { Clock } from '../clock';
+import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { PhotoStore } from '../photos/store';
 import { pruneThrottle } from '../auth/throttle';
 import { eraseDeletedAccounts } from './erase-deleted';
+import { reconcilePendingPayments } from './reconcile-payments';
 import { lockFor, startScheduler, type Scheduler } from './scheduler';
 
 /** What the jobs need (a part of the app context, named here so this module does not import it). */
@@ -14,6 +16,7 @@ export interface JobDeps {
   clock: Clock;
   photos: PhotoStore;
   log: Logger;
+  config: Config;
 }
 
 export function startAppJobs(app: JobDeps): Scheduler {
@@ -23,6 +26,8 @@ export function startAppJobs(app: JobDeps): Scheduler {
     jobs: [
       { name: 'erase-deleted-accounts', run: () => eraseDeletedAccounts({ db: app.db, clock: app.clock, photos: app.photos, log: app.log }) },
       // Failed-login counters older than a day, no longer blocking (AUTH-03), would otherwise pile up.
+      // Pending payments whose webhook never came (issue 11).
+      { name: 'reconcile-payments', run: () => reconcilePendingPayments(app) },
       { name: 'prune-login-throttle', run: () => pruneThrottle({ db: app.db, clock: app.clock }) },
     ],
   });

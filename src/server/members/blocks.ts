@@ -6,7 +6,7 @@
  * (every likes query applies `listedTo`), and unblocking restores them as they were; deleting them
  * would make an unblock lose history the blocked member never knew was hidden.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { blocks, users } from '../../db/schema';
 import type { EventBus } from '../realtime/bus';
@@ -58,6 +58,16 @@ export async function hasBlocked(db: Db, member: Member, otherId: number): Promi
     .select({ id: blocks.blockedId })
     .from(blocks)
     .where(and(eq(blocks.blockerId, member.userId), eq(blocks.blockedId, otherId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Whether either of the two has blocked the other (BLK-01: chats between them stop both ways). */
+export async function blockedBetween(db: Db, oneId: number, otherId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: blocks.blockedId })
+    .from(blocks)
+    .where(or(and(eq(blocks.blockerId, oneId), eq(blocks.blockedId, otherId)), and(eq(blocks.blockerId, otherId), eq(blocks.blockedId, oneId))))
     .limit(1);
   return row !== undefined;
 }

@@ -25,6 +25,14 @@ export interface BusEvents {
   /** A member blocked another (BLK-01): both vanish from each other's lists. */
   'member.blocked': { blockerId: number; blockedId: number };
   'member.unblocked': { blockerId: number; blockedId: number };
+  /** A message was stored (CHT-08): streams of both members read it by id. */
+  'chat.message': { messageId: number; conversationId: number; senderId: number; recipientId: number; siteId: number };
+  /** A member read a conversation through `messageId` (CHT-03, CHT-10): counters and 'seen' follow. */
+  'chat.read': { conversationId: number; readerId: number; otherId: number; messageId: number };
+  /** A member is typing in a conversation (CHT-10); not stored, lost when missed. */
+  'chat.typing': { conversationId: number; typistId: number; otherId: number };
+  /** A member removed conversations from their list (CHT-06). */
+  'chat.removed': { userId: number; conversationIds: number[] };
 }
 
 export type BusTopic = keyof BusEvents;

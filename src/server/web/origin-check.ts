@@ -10,6 +10,9 @@
  */
 import { API_ERRORS } from '../../shared/api-errors';
 
+/** The payment providers' webhook endpoint, exempt from the origin check. */
+export const PAYMENT_WEBHOOK_PATH = '/api/payment-webhook.php';
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
@@ -27,6 +30,9 @@ export function isCrossSiteWrite(request: Request, origin: string): boolean {
 
 /** The 403 answer for a cross-site write (JSON for the API, a short page otherwise), or null when it may pass. */
 export function crossSiteWriteRefusal(request: Request, origin: string, pathname: string, t: (key: string) => string): Response | null {
+  // Payment providers post their webhooks from their own servers (PAY. as a form): that endpoint acts on
+  // no cookie or session and is authenticated by the provider's signature instead (decision 034).
+  if (pathname === PAYMENT_WEBHOOK_PATH) return null;
   if (!isCrossSiteWrite(request, origin)) return null;
   const message = t('errors:cross_site_request');
   if (pathname.startsWith('/api/')) {

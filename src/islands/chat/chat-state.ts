@@ -1,0 +1,62 @@
+/**
+ * The chat screen's message list as pure functions (CHT-02, CHT-08, CHT-11): the server's messages, the
+ * live stream's and the member's own optimistic sends merged into one list ordered by message id, each
+ * message once — a stream echo of an optimistic send replaces it by its client id.
+ */
+import type { components } from '../../shared/api-types';
+
+export type ChatMessageJson = components['schemas']['ChatMessage'];
+
+export type ShownMessage = ChatMessageJson & {
+  /** `sending` and `failed` only for the member's own optimistic sends, which have no id yet (id 0). */
+  state: 'stored' | 'sending' | 'failed';
+  /** Why a failed send failed (an API error code or 'network'). */
+  failure?: string;
+};
+
+/** Stored messages by id, pending ones after them in the order they were written. */
+export function sortMessages(list: ShownMessage[]): ShownMessage[] {
+  const stored = list.filter((m) => m.state === 'stored').sort((a, b) => a.id - b.id);
+  const pending = list.filter((m) => m.state !== 'stored');
+  return [...stored, ...pending];
+}
+
+/** Adds stored messages (from the server, the stream or a send's answer): each once, by id or client id. */
+export function mergeStored(list: ShownMessage[], incoming: readonly ChatMessageJson[]): ShownMessage[] {
+  let next = list;
+  for (const message of incoming) {
+    if (next.some((m) => m.state === 'stored' && m.id === message.id)) continue;
+    const own = next.findIndex((m) => m.state !== 'stored' && m.client_id === message.client_id && m.sender === message.sender);
+    const shown: ShownMessage = { ...message, state: 'stored' };
+    next = own >= 0 ? next.map((m, i) => (i === own ? shown : m)) : [...next, shown];
+  }
+  return sortMessages(next);
+}
+
+/** Adds the member's own message as it is being sent. */
+export function addPending(list: ShownMessage[], message: Omit<ChatMessageJson, 'id' | 'credits' | 'created_at'> & { created_at: string }): ShownMessage[] {
+  return sortMessages([...list, { ...message, id: 0, credits: 0, state: 'sending' }]);
+}
+
+/** Marks a pending send failed (or sending again), by client id. */
+export function setPendingState(list: ShownMessage[], clientId: string, state: 'sending' | 'failed', failure?: string): ShownMessage[] {
+  return list.map((m) => (m.state !== 'stored' && m.client_id === clientId ? { ...m, state, ...(failure ? { failure } : {}) } : m));
+}
+
+/** Drops a pending send (its refusal is shown instead). */
+export function dropPending(list: ShownMessage[], clientId: string): ShownMessage[] {
+  return list.filter((m) => !(m.state !== 'stored' && m.client_id === clientId));
+}
+
+/** The member's newest stored message the partner has seen, if any ('seen' goes under it). */
+export function lastSeenOwn(list: readonly ShownMessage[], me: number, seenThrough: number | null): number | null {
+  if (seenThrough === null) return null;
+  let found: number | null = null;
+  for (const m of list) if (m.state === 'stored' && m.sender === me && m.id <= seenThrough) found = m.id;
+  return found;
+}
+
+/** A fresh client id for a send (the idempotency key, CHT-11). */
+export function newClientId(): string {
+  return globalThis.crypto?.randomUUID?.() ?? `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
+}

@@ -1,0 +1,25 @@
+/**
+ * /api/typing.php (CHT-10): POST `{ conversation }` while the member types; the other member's stream
+ * shows 'typing…' for a few seconds. Nothing is stored, and nothing is sent for a member who switched
+ * read receipts and typing off.
+ */
+import { z } from 'zod';
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema';
+import { ApiError, endpoint, methodNotAllowed, readJson } from '../../server/http/api';
+import { conversationFor } from '../../server/chat/conversations';
+import { requireMember } from '../../server/request-context';
+
+const body = z.object({ conversation: z.number().int().min(1).max(2_147_483_647) }).strict();
+
+export const POST = endpoint(async ({ locals, request, url }) => {
+  const user = requireMember(locals, url.pathname);
+  const { conversation } = await readJson(request, body);
+  const view = await conversationFor(locals.app.db, { siteId: locals.site.settings.id, userId: user.id }, conversation);
+  if (!view) throw new ApiError('conversation_not_found');
+  const [me] = await locals.app.db.select({ signals: users.chatSignals }).from(users).where(eq(users.id, user.id));
+  if (me?.signals) await locals.app.bus.publish('chat.typing', { conversationId: view.id, typistId: user.id, otherId: view.partner.id });
+  return new Response(null, { status: 204 });
+});
+
+export const ALL = methodNotAllowed;

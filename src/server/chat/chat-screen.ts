@@ -1,0 +1,48 @@
+/**
+ * What the chat screen shows (CHT-02, CHT-03, CHT-09): `/chats/{id}` (a conversation of the member's)
+ * and `/members/{id}/chat` (the conversation with that member, or an empty one to start when the member
+ * is listed to the viewer). Opening it reads the conversation (CHT-03). Anything else is not found.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { photos, profiles, users } from '../../db/schema';
+import { activeMainPhoto } from '../members/listing';
+import { isListedTo } from '../members/visibility';
+import type { EventBus } from '../realtime/bus';
+import { conversationFor, conversationWith, history, markRead, type ChatPartner, type ConversationView } from './conversations';
+import type { ChatMessage } from './send';
+
+export type ChatScreen =
+  | { type: 'not_found' }
+  | { type: 'ok'; partner: ChatPartner; view: ConversationView | null; messages: ChatMessage[]; more: boolean };
+
+async function partnerFor(db: Db, memberId: number): Promise<ChatPartner | null> {
+  const [row] = await db
+    .select({ id: users.id, name: profiles.name, fictional: profiles.fictional, status: users.status, thumb: photos.thumbFilename, image: photos.filename })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .leftJoin(photos, and(activeMainPhoto))
+    .where(eq(users.id, memberId))
+    .limit(1);
+  return row ? { id: row.id, name: row.name, fictional: row.fictional, thumb: row.thumb, image: row.image, confirmed: row.status === 'active' } : null;
+}
+
+export async function loadChatScreen(deps: { db: Db; bus: EventBus }, member: { siteId: number; userId: number }, target: { conversationId: number } | { memberId: number }): Promise<ChatScreen> {
+  const { db } = deps;
+  let view: ConversationView | null;
+  let partner: ChatPartner | null;
+  if ('conversationId' in target) {
+    view = await conversationFor(db, member, target.conversationId);
+    partner = view?.partner ?? null;
+  } else {
+    if (target.memberId === member.userId) return { type: 'not_found' };
+    view = await conversationWith(db, member, target.memberId);
+    // No conversation yet: one can start only with a member listed to the viewer.
+    partner = view?.partner ?? ((await isListedTo(db, member, target.memberId)) ? await partnerFor(db, target.memberId) : null);
+  }
+  if (!partner) return { type: 'not_found' };
+  if (!view) return { type: 'ok', partner, view: null, messages: [], more: false };
+  const page = await history(db, view);
+  await markRead(deps, member, view);
+  return { type: 'ok', partner, view: { ...view, unread: 0 }, messages: page.messages, more: page.more };
+}

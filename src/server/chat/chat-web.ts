@@ -1,0 +1,72 @@
+/**
+ * The chat service as the web layer uses it: its dependencies for one request, the prices of the
+ * request's site, and the JSON of conversations (CHT-01). Refusals map to stable API error codes.
+ */
+import type { AppContext } from '../context';
+import { ApiError } from '../http/api';
+import { notify } from '../notify/notify';
+import { mainImage } from '../members/likes-web';
+import type { Settings as SiteSettings } from '../../shared/settings';
+import { unreadTotal, type ChatPartner, type ChatSummary, type ConversationView } from './conversations';
+import type { ChatDeps, ChatPrices, SendRefusal } from './send';
+
+/**
+ * The chat service's dependencies for one request. The recipient is told through `notify` (push and mail
+ * by their preferences) in the background once the answer has gone.
+ */
+export function chatDeps(app: AppContext, request: { linkOrigin: string; responseDone: Promise<void> }): ChatDeps {
+  return {
+    db: app.db,
+    bus: app.bus,
+    clock: app.clock,
+    notify: async (memberId, event) => {
+      void app.background.run(`notify ${event.type}`, () => notify(app, memberId, event, { origin: request.linkOrigin }), request.responseDone);
+    },
+  };
+}
+
+export function pricesOf(settings: Pick<SiteSettings, 'message_credits' | 'photo_credits' | 'gift_credits' | 'message_length'>): ChatPrices {
+  return { message_credits: settings.message_credits, photo_credits: settings.photo_credits, gift_credits: settings.gift_credits, message_length: settings.message_length };
+}
+
+export function partnerJson(prefix: string, p: ChatPartner) {
+  return { id: p.id, name: p.name, fictional: p.fictional, confirmed: p.confirmed, main_image: mainImage(prefix, p) };
+}
+
+/** A conversation in `GET /api/chats.php` (CHT-01): its last message in `messages`. */
+export function chatSummaryJson(prefix: string, c: ChatSummary) {
+  return {
+    id: c.id,
+    profile: partnerJson(prefix, c.partner),
+    num_unread_messages: c.unread,
+    last_message_at: c.lastMessageAt?.toISOString() ?? null,
+    messages: c.lastMessage
+      ? [{ id: c.lastMessage.id, sender: c.lastMessage.senderId, kind: c.lastMessage.kind, body: c.lastMessage.body, created_at: c.lastMessage.createdAt.toISOString() }]
+      : [],
+  };
+}
+
+export function conversationJson(prefix: string, v: ConversationView) {
+  return { id: v.id, profile: partnerJson(prefix, v.partner), num_unread_messages: v.unread, seen_through: v.seenThrough, started_by_me: v.startedByMe };
+}
+
+/** A send's refusal as the API's error. */
+export function sendRefusal(reason: SendRefusal, extra?: { balance?: number; cost?: number }): ApiError {
+  return new ApiError(reason === 'self_not_allowed' ? 'self_not_allowed' : reason, undefined, extra && extra.balance !== undefined ? { balance: extra.balance, cost: extra.cost } : undefined);
+}
+
+const pendingUnread = new WeakMap<object, Promise<number>>();
+
+/**
+ * The unread messages of this request's member (0 for a visitor), read once per request however many
+ * components ask (the navigation badge and the boot data both do): NAV-01, NAV-06, CLI-09.
+ */
+export function unreadForRequest(locals: { app: Pick<AppContext, 'db'>; user: { id: number } | null; site: { settings: { id: number } } }): Promise<number> {
+  if (!locals.user) return Promise.resolve(0);
+  let n = pendingUnread.get(locals);
+  if (!n) {
+    n = unreadTotal(locals.app.db, { siteId: locals.site.settings.id, userId: locals.user.id });
+    pendingUnread.set(locals, n);
+  }
+  return n;
+}

@@ -1,0 +1,257 @@
+/**
+ * The chat service (issue 10): sending with its charge in one transaction, idempotent client ids, the free
+ * member's two conversations, unconfirmed and blocked members, reading, removing, and the concurrency
+ * that must never double-spend. Concurrency runs on PostgreSQL as well as PGlite.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
+import { FakeClock } from '../../../tests/setup/kit';
+import { openDatabase, type Database, type Db } from '../../db/client';
+import { blocks, creditLedger, messages, profiles, sites, users } from '../../db/schema';
+import { seedDemo } from '../../db/seed';
+import { balance, grant } from '../credits/ledger';
+import { LocalPhotoStore } from '../photos/store';
+import { InProcessBus, type BusEvents } from '../realtime/bus';
+import { conversationFor, conversationWith, history, listChats, markRead, removeChats, unreadTotal } from './conversations';
+import { sendMessage, type ChatDeps, type ChatPrices, type SendInput } from './send';
+
+const PRICES: ChatPrices = { message_credits: 1, photo_credits: 3, gift_credits: 5, message_length: 200 };
+
+interface Fixture {
+  database: Database;
+  db: Db;
+  siteId: number;
+  deps: ChatDeps;
+  events: Array<{ topic: string; payload: unknown }>;
+  notified: Array<{ memberId: number; type: string }>;
+  close(): Promise<void>;
+}
+
+async function fixture(kind: 'pglite' | 'postgres'): Promise<Fixture> {
+  const test: TestDatabase = await createTestDatabase(kind);
+  const database = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
+  const dir = await mkdtemp(join(tmpdir(), 'chat-'));
+  const clock = new FakeClock();
+  await seedDemo({ db: database.db, photos: new LocalPhotoStore(dir), clock, profilesPerSite: 0 });
+  const [site] = await database.db.select({ id: sites.id }).from(sites).limit(1);
+  const bus = new InProcessBus();
+  const events: Fixture['events'] = [];
+  for (const topic of ['chat.message', 'chat.read', 'chat.removed'] as const) bus.subscribe(topic, (payload: BusEvents[typeof topic]) => void events.push({ topic, payload }));
+  const notified: Fixture['notified'] = [];
+  return {
+    database,
+    db: database.db,
+    siteId: site!.id,
+    deps: { db: database.db, bus, clock, notify: async (memberId, event) => void notified.push({ memberId, type: event.type }) },
+    events,
+    notified,
+    close: async () => {
+      await database.close();
+      await test.drop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let serial = 0;
+async function member(f: Fixture, options: { credits?: number; paid?: boolean; status?: 'active' | 'not_confirmed'; invisible?: boolean } = {}): Promise<{ id: number; sender: { siteId: number; userId: number; paidUser: boolean } }> {
+  serial++;
+  const [row] = await f.db
+    .insert(users)
+    .values({ siteId: f.siteId, email: `chat-${serial}-${Math.random().toString(36).slice(2)}@example.com`, language: 'nl', status: options.status ?? 'active', paidUser: options.paid ?? false, invisible: options.invisible ?? false })
+    .returning({ id: users.id });
+  const id = row!.id;
+  await f.db.insert(profiles).values({ userId: id, siteId: f.siteId, name: `Lid ${serial}`, gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
+  if (options.credits) await grant(f.db, { memberId: id, amount: options.credits, reason: 'test', reference: `test:${id}` });
+  return { id, sender: { siteId: f.siteId, userId: id, paidUser: options.paid ?? false } };
+}
+
+const text = (to: number, body: string, clientId: string = crypto.randomUUID()): SendInput => ({ to, clientId, kind: 'text', body });
+
+describe('chat on PGlite', () => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await fixture('pglite');
+  });
+  afterAll(() => f?.close());
+
+  it('CHT-05 GFT-01 a message, a photo and a gift cost their credits, each with its ledger row in the same transaction', async () => {
+    const a = await member(f, { credits: 20 });
+    const b = await member(f);
+    const sent = await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'Hoi!'));
+    expect(sent).toMatchObject({ type: 'sent', replayed: false, started: true, balance: 19 });
+    const gift = await sendMessage(f.deps, a.sender, PRICES, { to: b.id, clientId: crypto.randomUUID(), kind: 'gift', body: '', attachment: 'rose' });
+    expect(gift).toMatchObject({ type: 'sent', balance: 14 });
+    expect(await balance(f.db, a.id)).toBe(14);
+    const rows = await f.db.select().from(creditLedger).where(eq(creditLedger.userId, a.id));
+    expect(rows.map((r) => r.delta).sort()).toEqual([-1, -5, 20].sort());
+    const stored = await f.db.select().from(messages).where(eq(messages.senderId, a.id));
+    expect(stored.map((m) => m.credits).sort()).toEqual([1, 5]);
+    expect(f.events.filter((e) => e.topic === 'chat.message' && (e.payload as { senderId: number }).senderId === a.id)).toHaveLength(2);
+    expect(f.notified.filter((n) => n.memberId === b.id).map((n) => n.type)).toEqual(['new_conversation', 'new_message']);
+  });
+
+  it('CHT-05 with too few credits nothing is written: no message, no conversation, no ledger row', async () => {
+    const a = await member(f);
+    const b = await member(f);
+    const refused = await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'Hallo'));
+    expect(refused).toEqual({ type: 'refused', reason: 'insufficient_credits', balance: 0, cost: 1 });
+    expect(await f.db.select().from(messages).where(eq(messages.senderId, a.id))).toEqual([]);
+    expect(await conversationWith(f.db, { siteId: f.siteId, userId: a.id }, b.id)).toBeNull();
+    // The same client id works once credits arrive: the refused send used nothing up.
+    const clientId = crypto.randomUUID();
+    expect((await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'Hallo', clientId))).type).toBe('refused');
+    await grant(f.db, { memberId: a.id, amount: 2, reason: 'test', reference: `test:late:${a.id}` });
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'Hallo', clientId))).toMatchObject({ type: 'sent', balance: 1 });
+  });
+
+  it('CHT-11 a retried send with the same client id is stored and charged once and answers the same message', async () => {
+    const a = await member(f, { credits: 10 });
+    const b = await member(f);
+    const input = text(b.id, 'Zin in koffie?');
+    const first = await sendMessage(f.deps, a.sender, PRICES, input);
+    const again = await sendMessage(f.deps, a.sender, PRICES, input);
+    expect(first.type === 'sent' && again.type === 'sent' && again.replayed && again.message.id === first.message.id).toBe(true);
+    expect(await balance(f.db, a.id)).toBe(9);
+    // The same id for another text is the client's mistake: refused, nothing written.
+    expect(await sendMessage(f.deps, a.sender, PRICES, { ...input, body: 'Iets anders' })).toEqual({ type: 'refused', reason: 'client_id_reused' });
+    expect(await f.db.select().from(messages).where(eq(messages.senderId, a.id))).toHaveLength(1);
+  });
+
+  it('CHT-05 oversize, empty, control characters and bad client ids are refused before anything is read or written', async () => {
+    const a = await member(f, { credits: 10 });
+    const b = await member(f);
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'x'.repeat(201)))).toEqual({ type: 'refused', reason: 'message_too_long' });
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(b.id, '😀'.repeat(200)))).toMatchObject({ type: 'sent' });
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(b.id, '   \n '))).toEqual({ type: 'refused', reason: 'message_empty' });
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'a\u0000b'))).toEqual({ type: 'refused', reason: 'invalid_message' });
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'hoi', 'short'))).toEqual({ type: 'refused', reason: 'invalid_client_id' });
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(a.id, 'hoi'))).toEqual({ type: 'refused', reason: 'self_not_allowed' });
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(999_999, 'hoi'))).toEqual({ type: 'refused', reason: 'member_not_found' });
+    expect(await balance(f.db, a.id)).toBe(9);
+  });
+
+  it('CHT-04 a free member starts at most 2 conversations; replying in one is not starting; premium starts more', async () => {
+    const free = await member(f, { credits: 20 });
+    const [x, y, z] = [await member(f, { credits: 5 }), await member(f), await member(f)];
+    expect((await sendMessage(f.deps, free.sender, PRICES, text(x.id, '1'))).type).toBe('sent');
+    expect((await sendMessage(f.deps, free.sender, PRICES, text(y.id, '2'))).type).toBe('sent');
+    expect(await sendMessage(f.deps, free.sender, PRICES, text(z.id, '3'))).toEqual({ type: 'refused', reason: 'conversation_limit' });
+    expect((await sendMessage(f.deps, free.sender, PRICES, text(x.id, 'nog een'))).type).toBe('sent');
+    // Someone else starting a conversation with the free member does not count against them.
+    expect((await sendMessage(f.deps, x.sender, PRICES, text(free.id, 'terug'))).type).toBe('sent');
+    const premium = await member(f, { credits: 20, paid: true });
+    for (const other of [x, y, z]) expect((await sendMessage(f.deps, premium.sender, PRICES, text(other.id, 'hoi'))).type).toBe('sent');
+  });
+
+  it('CHT-09 BLK-01 an unconfirmed member cannot be replied to; blocked either way is not found; an invisible member cannot be found to start with', async () => {
+    const a = await member(f, { credits: 20, paid: true });
+    const unconfirmed = await member(f, { status: 'not_confirmed', credits: 5 });
+    // The unconfirmed member may write; the answer waits until they confirm.
+    expect((await sendMessage(f.deps, unconfirmed.sender, PRICES, text(a.id, 'hoi'))).type).toBe('sent');
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(unconfirmed.id, 'hoi terug'))).toEqual({ type: 'refused', reason: 'recipient_unconfirmed' });
+    await f.db.update(users).set({ status: 'active' }).where(eq(users.id, unconfirmed.id));
+    expect((await sendMessage(f.deps, a.sender, PRICES, text(unconfirmed.id, 'hoi terug'))).type).toBe('sent');
+
+    const b = await member(f, { credits: 5 });
+    expect((await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'hoi'))).type).toBe('sent');
+    await f.db.insert(blocks).values({ blockerId: b.id, blockedId: a.id });
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'nog?'))).toEqual({ type: 'refused', reason: 'member_not_found' });
+    expect(await sendMessage(f.deps, b.sender, PRICES, text(a.id, 'nog?'))).toEqual({ type: 'refused', reason: 'member_not_found' });
+    const conversation = (await f.db.select({ id: messages.conversationId }).from(messages).where(and(eq(messages.senderId, a.id), eq(messages.recipientId, b.id))))[0]!.id;
+    expect(await conversationFor(f.db, { siteId: f.siteId, userId: a.id }, conversation)).toBeNull();
+    expect((await listChats(f.db, { siteId: f.siteId, userId: b.id })).map((c) => c.id)).not.toContain(conversation);
+
+    const invisible = await member(f, { invisible: true });
+    expect(await sendMessage(f.deps, a.sender, PRICES, text(invisible.id, 'hoi'))).toEqual({ type: 'refused', reason: 'member_not_found' });
+    // An invisible member who writes first can be answered.
+    await grant(f.db, { memberId: invisible.id, amount: 1, reason: 'test', reference: `test:inv:${invisible.id}` });
+    expect((await sendMessage(f.deps, invisible.sender, PRICES, text(a.id, 'hoi'))).type).toBe('sent');
+    expect((await sendMessage(f.deps, a.sender, PRICES, text(invisible.id, 'hoi'))).type).toBe('sent');
+  });
+
+  it('CHT-01 CHT-03 CHT-06 the list, unread counts, reading, paging back and removing for the remover only', async () => {
+    const a = await member(f, { credits: 100, paid: true });
+    const b = await member(f, { credits: 100 });
+    const me = { siteId: f.siteId, userId: b.id };
+    for (let i = 1; i <= 35; i++) expect((await sendMessage(f.deps, a.sender, PRICES, text(b.id, `bericht ${i}`))).type).toBe('sent');
+    const [chat] = await listChats(f.db, me);
+    expect(chat).toMatchObject({ unread: 35, partner: { id: a.id }, lastMessage: { body: 'bericht 35', senderId: a.id } });
+    expect(await unreadTotal(f.db, me)).toBe(35);
+
+    const view = (await conversationFor(f.db, me, chat!.id))!;
+    const newest = await history(f.db, view);
+    expect(newest.messages.map((m) => m.body)).toEqual(Array.from({ length: 30 }, (_, i) => `bericht ${i + 6}`));
+    expect(newest.more).toBe(true);
+    const older = await history(f.db, view, { before: newest.messages[0]!.id });
+    expect(older.messages.map((m) => m.body)).toEqual(['bericht 1', 'bericht 2', 'bericht 3', 'bericht 4', 'bericht 5']);
+    expect(older.more).toBe(false);
+
+    expect((await markRead(f.deps, me, view)).changed).toBe(true);
+    expect(await unreadTotal(f.db, me)).toBe(0);
+    expect((await markRead(f.deps, me, view)).changed).toBe(false);
+    // A's view shows 'seen' through the last message; with B's signals off it shows nothing.
+    const aView = (await conversationFor(f.db, { siteId: f.siteId, userId: a.id }, chat!.id))!;
+    expect(aView.seenThrough).toBe(newest.messages.at(-1)!.id);
+    await f.db.update(users).set({ chatSignals: false }).where(eq(users.id, b.id));
+    expect((await conversationFor(f.db, { siteId: f.siteId, userId: a.id }, chat!.id))!.seenThrough).toBeNull();
+
+    // Removing: gone from B's list, A keeps everything; a new message brings it back with only the new one.
+    expect(await removeChats(f.deps, me, { conversationId: chat!.id })).toEqual([chat!.id]);
+    expect(await listChats(f.db, me)).toEqual([]);
+    expect(await removeChats(f.deps, me, { conversationId: chat!.id })).toEqual([]);
+    expect((await history(f.db, aView)).messages).toHaveLength(30);
+    expect((await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'ben je er nog?'))).type).toBe('sent');
+    const back = (await conversationFor(f.db, me, chat!.id))!;
+    expect((await history(f.db, back)).messages.map((m) => m.body)).toEqual(['ben je er nog?']);
+    // Removing by profile removes that profile's conversations.
+    expect(await removeChats(f.deps, me, { profileId: a.id })).toEqual([chat!.id]);
+    // Another member's conversation id is nobody's business.
+    const stranger = await member(f);
+    expect(await conversationFor(f.db, { siteId: f.siteId, userId: stranger.id }, chat!.id)).toBeNull();
+    expect(await removeChats(f.deps, { siteId: f.siteId, userId: stranger.id }, { conversationId: chat!.id })).toEqual([]);
+  });
+});
+
+describe.each(await databaseKinds())('chat concurrency on %s', (kind) => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await fixture(kind);
+  });
+  afterAll(() => f?.close());
+
+  it('CHT-05 CRD-09 20 concurrent sends with credits for 5 leave exactly 5 messages and balance 0', async () => {
+    const a = await member(f, { credits: 5, paid: true });
+    const b = await member(f);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => sendMessage(f.deps, a.sender, PRICES, text(b.id, `snel ${i}`))));
+    expect(results.filter((r) => r.type === 'sent')).toHaveLength(5);
+    expect(results.filter((r) => r.type === 'refused' && r.reason === 'insufficient_credits')).toHaveLength(15);
+    expect(await balance(f.db, a.id)).toBe(0);
+    expect(await f.db.select().from(messages).where(eq(messages.senderId, a.id))).toHaveLength(5);
+    const charges = (await f.db.select().from(creditLedger).where(eq(creditLedger.userId, a.id))).filter((r) => r.delta < 0);
+    expect(charges).toHaveLength(5);
+  });
+
+  it('CHT-11 the same send retried 10 times at once is stored and charged once', async () => {
+    const a = await member(f, { credits: 5, paid: true });
+    const b = await member(f);
+    const input = text(b.id, 'dubbel?');
+    const results = await Promise.all(Array.from({ length: 10 }, () => sendMessage(f.deps, a.sender, PRICES, input)));
+    expect(results.every((r) => r.type === 'sent')).toBe(true);
+    expect(new Set(results.map((r) => (r.type === 'sent' ? r.message.id : 0))).size).toBe(1);
+    expect(await balance(f.db, a.id)).toBe(4);
+    expect(await f.db.select().from(messages).where(eq(messages.senderId, a.id))).toHaveLength(1);
+  });
+
+  it('CHT-04 a free member starting 6 conversations at once still starts only 2', async () => {
+    const free = await member(f, { credits: 50 });
+    const others = await Promise.all(Array.from({ length: 6 }, () => member(f)));
+    const results = await Promise.all(others.map((o) => sendMessage(f.deps, free.sender, PRICES, text(o.id, 'hoi'))));
+    expect(results.filter((r) => r.type === 'sent')).toHaveLength(2);
+    expect(results.filter((r) => r.type === 'refused' && r.reason === 'conversation_limit')).toHaveLength(4);
+  });
+});

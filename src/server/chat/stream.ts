@@ -1,0 +1,210 @@
+/**
+ * A member's live stream (CHT-08, CHT-10): Server-Sent Events at /api/events.php carrying messages,
+ * reads ('seen'), typing, removals, likes, matches and the counters.
+ *
+ * - Events come from the bus (ids only) and every message is read from the database before it is sent,
+ *   so what a stream shows is what is stored, in this process or any other.
+ * - Every event has an `id:`: the newest message id this stream has delivered (its position). After a
+ *   reconnect the browser sends it back as Last-Event-ID and the stream first sends, from the database,
+ *   the member's messages after it, plus those of the last RESYNC_OVERLAP_MS before it (a message that
+ *   committed after a newer one could otherwise fall between); the client keeps each message once by id.
+ * - A heartbeat comment keeps proxies from closing an idle stream; the stream ends when the client goes
+ *   away or the process drains (then with a retry hint).
+ */
+import { and, eq, gt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { blocks, conversationMembers, messages, users } from '../../db/schema';
+import type { AppContext } from '../context';
+import { countLikeAttention } from '../members/likes-web';
+import type { BusEvents, BusTopic } from '../realtime/bus';
+import { unreadTotal, type ChatMember } from './conversations';
+import type { ChatMessage } from './send';
+
+export const HEARTBEAT_MS = 25_000;
+export const RESYNC_OVERLAP_MS = 30_000;
+/** How many messages a resync sends at most; a client further behind reloads its screens instead. */
+export const RESYNC_LIMIT = 500;
+/** The reconnection delay the stream asks for (ms). */
+export const RETRY_MS = 2_000;
+
+export function messageJson(m: ChatMessage) {
+  return {
+    id: m.id,
+    conversation: m.conversationId,
+    sender: m.senderId,
+    recipient: m.recipientId,
+    kind: m.kind,
+    body: m.body,
+    attachment: m.attachment,
+    client_id: m.clientId,
+    credits: m.credits,
+    created_at: m.createdAt.toISOString(),
+  };
+}
+
+/** The member's messages that `which` selects, in conversations they see (not removed by them, no block), oldest first. */
+async function messagesFor(db: Db, member: ChatMember, which: SQL, limit: number): Promise<ChatMessage[]> {
+  const rows = await db
+    .select({ message: messages })
+    .from(messages)
+    .innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, messages.conversationId), eq(conversationMembers.userId, member.userId)))
+    .where(
+      and(
+        or(eq(messages.senderId, member.userId), eq(messages.recipientId, member.userId)),
+        which,
+        gt(messages.id, conversationMembers.clearedThrough),
+        sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${conversationMembers.userId} and ${blocks.blockedId} = ${conversationMembers.otherId}) or (${blocks.blockerId} = ${conversationMembers.otherId} and ${blocks.blockedId} = ${conversationMembers.userId}))`,
+      ),
+    )
+    .orderBy(messages.id)
+    .limit(limit);
+  return rows.map((r) => r.message as ChatMessage);
+}
+
+/** One message if the member may see it (theirs, not removed by them, no block). */
+async function visibleMessage(db: Db, member: ChatMember, messageId: number): Promise<ChatMessage | null> {
+  const [found] = await messagesFor(db, member, eq(messages.id, messageId), 1);
+  return found ?? null;
+}
+
+async function sendsSignals(db: Db, userId: number): Promise<boolean> {
+  const [row] = await db.select({ on: users.chatSignals }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.on ?? false;
+}
+
+export interface StreamOptions {
+  app: Pick<AppContext, 'db' | 'bus' | 'clock' | 'streams' | 'log'>;
+  member: ChatMember;
+  /** The Last-Event-ID the browser sent (a message id), or null for a first connection. */
+  lastEventId: number | null;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  heartbeatMs?: number;
+}
+
+/** Parses a Last-Event-ID header (a message id) — anything else counts as none. */
+export function parseLastEventId(value: string | null): number | null {
+  if (!value || !/^\d{1,15}$/.test(value)) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+export function openMemberStream(options: StreamOptions): ReadableStream<Uint8Array> {
+  const { app, member, signal } = options;
+  const encoder = new TextEncoder();
+  let position = options.lastEventId ?? 0;
+  let closed = false;
+  const cleanups: Array<() => void> = [];
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | null = null;
+  // Events are written in the order their work was queued, whatever their database reads take.
+  let queue: Promise<void> = Promise.resolve();
+
+  const write = (text: string) => {
+    if (closed || !controllerRef) return;
+    try {
+      controllerRef.enqueue(encoder.encode(text));
+    } catch {
+      finish();
+    }
+  };
+  const send = (event: string, data: unknown) => write(`id: ${position}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const sendMessage = (m: ChatMessage) => {
+    position = Math.max(position, m.id);
+    send('message', messageJson(m));
+  };
+  const enqueue = (work: () => Promise<void>) => {
+    queue = queue.then(work).catch((err: unknown) => app.log.warn({ err }, 'live stream event failed'));
+  };
+  const counters = async () => {
+    const [unread, likes] = await Promise.all([unreadTotal(app.db, member), countLikeAttention(app.db, member)]);
+    send('counters', { unread_messages: unread, new_likes: likes.newLikes });
+  };
+
+  function finish(retry = false): void {
+    if (closed) return;
+    if (retry) write(`retry: ${RETRY_MS}\n: the server is restarting\n\n`);
+    closed = true;
+    for (const cleanup of cleanups.splice(0)) cleanup();
+    try {
+      controllerRef?.close();
+    } catch {
+      // Already closed by the client.
+    }
+  }
+
+  const on = <T extends BusTopic>(topic: T, handler: (payload: BusEvents[T]) => void) => cleanups.push(app.bus.subscribe(topic, handler));
+
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controllerRef = controller;
+      cleanups.push(app.streams.add(() => finish(true)));
+      signal.addEventListener('abort', () => finish(), { once: true });
+      const beat = setInterval(() => write(': heartbeat\n\n'), options.heartbeatMs ?? HEARTBEAT_MS);
+      beat.unref?.();
+      cleanups.push(() => clearInterval(beat));
+
+      on('chat.message', (e) => {
+        if (e.senderId !== member.userId && e.recipientId !== member.userId) return;
+        enqueue(async () => {
+          const m = await visibleMessage(app.db, member, e.messageId);
+          if (!m) return;
+          sendMessage(m);
+          if (e.recipientId === member.userId) await counters();
+        });
+      });
+      on('chat.read', (e) => {
+        if (e.readerId === member.userId) enqueue(counters);
+        else if (e.otherId === member.userId)
+          enqueue(async () => {
+            // 'seen' only from a reader who sends receipts (CHT-10).
+            if (await sendsSignals(app.db, e.readerId)) send('read', { conversation: e.conversationId, reader: e.readerId, through: e.messageId });
+          });
+      });
+      on('chat.typing', (e) => {
+        if (e.otherId === member.userId) enqueue(async () => send('typing', { conversation: e.conversationId, member: e.typistId }));
+      });
+      on('chat.removed', (e) => {
+        if (e.userId === member.userId)
+          enqueue(async () => {
+            send('removed', { conversations: e.conversationIds });
+            await counters();
+          });
+      });
+      on('member.liked', (e) => {
+        if (e.likedId === member.userId)
+          enqueue(async () => {
+            send('like', { from: e.likerId });
+            await counters();
+          });
+      });
+      on('member.matched', (e) => {
+        if (e.memberIds.includes(member.userId)) enqueue(async () => send('match', { member: e.memberIds.find((id) => id !== member.userId) }));
+      });
+      on('member.blocked', (e) => {
+        if (e.blockerId === member.userId || e.blockedId === member.userId) enqueue(counters);
+      });
+
+      // First what was missed (from the database), then where things stand.
+      enqueue(async () => {
+        write(`retry: ${RETRY_MS}\n\n`);
+        if (options.lastEventId !== null) {
+          const since = new Date(app.clock.now().getTime() - RESYNC_OVERLAP_MS);
+          const missed = await messagesFor(app.db, member, or(gt(messages.id, options.lastEventId), gt(messages.createdAt, since))!, RESYNC_LIMIT);
+          for (const m of missed) sendMessage(m);
+          if (missed.length === RESYNC_LIMIT) send('resync_incomplete', {});
+        } else {
+          const [latest] = await app.db
+            .select({ id: sql<number>`coalesce(max(${messages.id}), 0)`.mapWith(Number) })
+            .from(messages)
+            .where(or(eq(messages.senderId, member.userId), eq(messages.recipientId, member.userId)));
+          position = latest?.id ?? 0;
+        }
+        send('ready', { position });
+        await counters();
+      });
+    },
+    cancel() {
+      finish();
+    },
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * The credit purchase forms (CRD-02, CRD-06; decision 023):
+ * - /credits: package, method, bank and code chosen → 303 to the confirm step /credits/{id}/{method};
+ *   a code not found or used is refused here with its text.
+ * - /credits/{id}/{method}: the confirm form → the payment starts (price from our package only) and
+ *   the payer goes to the provider's checkout.
+ */
+import type { CurrentUser } from '../../members/account';
+import { checkCode } from '../../payments/discounts';
+import { isPaymentMethod } from '../../payments/provider';
+import { findPackage, startPayment } from '../../payments/service';
+import { discountMember, paymentDeps, refusalKey, refusalStatus } from '../../payments/web';
+import type { RequestContext } from '../../request-context';
+import { invalid, redirect, type SingleActionSpec } from '../form-action';
+
+type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'linkOrigin'>;
+type Member = Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date' | 'profile'>;
+
+/** The choice form of /credits. */
+export function creditsChoiceForm(ctx: Ctx, user: Member): SingleActionSpec {
+  return {
+    handle: async (form) => {
+      const fieldErrors: Record<string, string> = {};
+      const packageId = Number(form.text('package'));
+      const method = form.text('method');
+      const issuer = form.text('issuer').trim();
+      const code = form.text('code').trim();
+      const pkg = await findPackage(ctx.app.db, ctx.site.settings.id, packageId);
+      if (!pkg) fieldErrors.package = ctx.t('credits:refused_package_not_found');
+      const deps = await paymentDeps(ctx);
+      const offer = (await deps.providers.current.listMethods(user.profile.country)).find((o) => o.id === method);
+      if (!isPaymentMethod(method) || !offer) fieldErrors.method = ctx.t('credits:refused_method_unavailable');
+      else if (offer.issuers.length > 0 && !offer.issuers.some((i) => i.id === issuer)) fieldErrors.issuer = ctx.t(issuer ? 'credits:refused_issuer_unknown' : 'credits:refused_issuer_required');
+      if (code) {
+        const checked = await checkCode(ctx.app.db, { member: discountMember(user), siteId: ctx.site.settings.id, code, now: ctx.app.clock.now() });
+        if (!checked.ok) fieldErrors.code = ctx.t(`errors:${checked.reason}`);
+      }
+      if (Object.keys(fieldErrors).length > 0) return invalid(400, { fieldErrors });
+      const query = new URLSearchParams();
+      if (issuer && offer!.issuers.length > 0) query.set('issuer', issuer);
+      if (code) query.set('code', code);
+      const search = query.size > 0 ? `?${query}` : '';
+      return redirect(`/credits/${pkg!.id}/${method}${search}`);
+    },
+  };
+}
+
+/** The confirm form of /credits/{id}/{method}: starts the payment. */
+export function creditsPayForm(ctx: Ctx, user: Member, input: { packageId: number; method: string }): SingleActionSpec<undefined> {
+  return {
+    handle: async (form) => {
+      const deps = await paymentDeps(ctx);
+      const result = await startPayment(deps, {
+        siteId: ctx.site.settings.id,
+        siteName: ctx.site.settings.name,
+        member: discountMember(user),
+        country: user.profile.country,
+        packageId: input.packageId,
+        method: input.method,
+        issuer: form.text('issuer') || null,
+        code: form.text('code') || null,
+        idempotencyKey: form.text('key'),
+        // The registered origin, never a forged Host header: the provider is sent here (webhook) and so is the payer.
+        origin: ctx.linkOrigin,
+        mandateReference: form.text('mandateReference') || null,
+      });
+      if (result.type === 'error') return invalid(refusalStatus(result.reason), { formError: ctx.t(refusalKey(result.reason)), reason: result.reason });
+      return redirect(result.checkoutUrl ?? `/credits/order/${result.payment.id}`);
+    },
+  };
+}

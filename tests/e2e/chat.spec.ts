@@ -1,0 +1,121 @@
+/**
+ * Chat in a real browser with two members in two browser contexts (issue 10): the premium member (A)
+ * writes, the free member (B) gets it live with the unread badge and the title, opens it and A sees
+ * 'seen'; A types and B sees 'typing…' before the next message arrives. Then the free member: a chat
+ * removed while the network fails comes back with the alert; a third conversation is refused with its
+ * text; without credits the alert leads to /credits.
+ */
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+
+const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
+const PASSWORD = 'demo-password-1';
+
+async function signIn(context: BrowserContext, baseURL: string, email: string): Promise<{ page: Page; id: number; name: string }> {
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: baseURL },
+    { name: 'entry_ok', value: '1', url: baseURL },
+  ]);
+  const page = await context.newPage();
+  const res = await page.request.post('/api/user.php', { headers: XHR, data: { email, password: PASSWORD } });
+  expect(res.status()).toBe(200);
+  const user = await res.json();
+  return { page, id: user.id, name: user.profile.name };
+}
+
+test('CHT-01 CHT-02 CHT-03 CHT-08 CHT-10 NAV-01 NAV-06 a message arrives live with badge and title, is seen, and typing shows first', async ({ browser, baseURL }) => {
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  try {
+    const a = await signIn(contextA, baseURL!, 'premium@demo.test');
+    const b = await signIn(contextB, baseURL!, 'free@demo.test');
+
+    // B's live stream is open before A writes (the list reloads when a message arrives).
+    const streamOpen = b.page.waitForResponse((r) => r.url().includes('/api/events.php') && r.status() === 200);
+    await b.page.goto('/chats');
+    await expect(b.page.getByRole('heading', { name: 'Messages' })).toBeVisible();
+    await streamOpen;
+
+    const aStream = a.page.waitForResponse((r) => r.url().includes('/api/events.php') && r.status() === 200);
+    await a.page.goto(`/members/${b.id}/chat`);
+    await aStream;
+    await a.page.getByLabel(`Message to ${b.name}`).fill('Hello there!');
+    await a.page.getByRole('button', { name: 'Send' }).click();
+    await expect(a.page.locator('[data-messages] [data-state="stored"]')).toHaveText(/Hello there!/);
+
+    // B: the conversation appears with its unread count, the nav badge and the title follow.
+    const row = b.page.locator(`[data-chat-list] [data-profile-id="${a.id}"]`);
+    await expect(row).toBeVisible();
+    await expect(row.locator('[data-unread]')).toHaveText('1');
+    await expect(b.page.locator('#unread-badge')).toHaveText('1');
+    await expect(b.page).toHaveTitle(/^\(1\) /);
+
+    // B opens it: unread 0 (CHT-03) and A sees 'seen' (CHT-10).
+    const reopened = b.page.waitForResponse((r) => r.url().includes('/api/events.php') && r.status() === 200);
+    await row.getByRole('link').click();
+    await expect(b.page.locator('[data-messages]')).toContainText('Hello there!');
+    await expect(a.page.locator('[data-seen]')).toHaveText('Seen');
+    await reopened;
+
+    // A types: B sees it, then the message, live.
+    await a.page.getByLabel(`Message to ${b.name}`).pressSequentially('Coffee some time?', { delay: 20 });
+    await expect(b.page.locator('[data-typing]')).toHaveText(`${a.name} is typing…`);
+    await a.page.getByRole('button', { name: 'Send' }).click();
+    await expect(b.page.locator('[data-messages]')).toContainText('Coffee some time?');
+    await expect(b.page.locator('[data-typing]')).toBeHidden();
+    // Each message once on both screens, in order.
+    await expect(a.page.locator('[data-messages] .chat-bubble')).toHaveText(['Hello there!', 'Coffee some time?']);
+    await expect(b.page.locator('[data-messages] .chat-bubble')).toHaveText(['Hello there!', 'Coffee some time?']);
+  } finally {
+    await contextA.close();
+    await contextB.close();
+  }
+});
+
+test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a third conversation is refused; without credits the alert leads to /credits', async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext();
+  try {
+    const b = await signIn(context, baseURL!, 'free@demo.test');
+    const page = b.page;
+
+    // CHT-06: the row goes at once; the DELETE fails (no network), the alert says so and the page reloads with it.
+    await page.goto('/chats');
+    const rows = page.locator('[data-chat-list] [data-chat-id]');
+    const before = await rows.count();
+    expect(before).toBeGreaterThan(0);
+    await page.route('**/api/chat.php', (route) => (route.request().method() === 'DELETE' ? route.abort('internetdisconnected') : route.continue()));
+    await rows.first().getByRole('button', { name: /Remove/ }).click();
+    await expect(rows.first()).toBeHidden();
+    await expect(page.locator('[data-chat-remove-failed]')).toBeVisible({ timeout: 30_000 });
+    await page.waitForEvent('load', { timeout: 30_000 });
+    await expect(page.locator('[data-chat-list] [data-chat-id]')).toHaveCount(before);
+    await page.unroute('**/api/chat.php');
+
+    // CHT-04: the free member starts two conversations (20 credits, 10 a message); the third is refused.
+    const chatting = new Set(((await (await page.request.get('/api/chats.php')).json()).chats as Array<{ profile: { id: number } }>).map((c) => c.profile.id));
+    const grid = await (await page.request.get('/members')).text();
+    const ids = [...grid.matchAll(/data-member-id="(\d+)"/g)].map((m) => Number(m[1])).filter((id) => !chatting.has(id));
+    expect(ids.length).toBeGreaterThan(3);
+    for (const id of ids.slice(0, 2)) {
+      const sent = await page.request.post('/api/chat.php', { data: { to: id, client_id: crypto.randomUUID(), body: 'Hi!' } });
+      expect(sent.status()).toBe(201);
+    }
+    await page.goto(`/members/${ids[2]}/chat`);
+    await page.getByRole('textbox').fill('Hello!');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.locator('[data-chat-alert="conversation_limit"]')).toContainText('at most 2 conversations');
+
+    // CHT-05: no credits left: replying in an existing conversation shows the alert that leads to /credits.
+    await page.goto('/chats');
+    await page.locator('[data-chat-list] [data-chat-id] a').first().click();
+    await page.getByRole('textbox').fill('One more?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const alert = page.locator('[data-chat-alert="insufficient_credits"]');
+    await expect(alert).toContainText('Not enough credits');
+    await expect(page.getByRole('textbox')).toHaveValue('One more?');
+    await alert.getByRole('link', { name: 'Buy credits' }).click();
+    await expect(page).toHaveURL(/\/credits$/);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,225 @@
+/**
+ * The chat API and the live stream over HTTP (issue 10): every refusal as JSON, another member's
+ * conversation ids answering 404 (ids leak nothing), oversize, empty and NUL messages, blocked members,
+ * a retried send charged once, the stream's resync from Last-Event-ID, and delivery across two server
+ * processes on PostgreSQL (LISTEN/NOTIFY), in order and once.
+ */
+import { request as httpRequest } from 'node:http';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blocks, creditLedger, messages, users } from '../../src/db/schema';
+import { startTestServer, type TestServer } from '../setup/server';
+
+const XHR = { 'x-requested-with': 'XMLHttpRequest' };
+
+interface Sse {
+  events: Array<{ id: string; event: string; data: any }>;
+  next(match: (e: { event: string; data: any }) => boolean, timeoutMs?: number): Promise<{ id: string; event: string; data: any }>;
+  close(): void;
+}
+
+/** Opens /api/events.php as a member and collects its events. */
+function openStream(port: number, session: string, lastEventId?: string): Promise<Sse> {
+  return new Promise((resolve, reject) => {
+    const events: Sse['events'] = [];
+    const waiters: Array<{ match: (e: { event: string; data: any }) => boolean; resolve: (e: Sse['events'][number]) => void; from: number }> = [];
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path: '/api/events.php', headers: { host: `localhost:${port}`, cookie: `lang=en; session=${session}`, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) } },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
+        expect(res.headers['content-type']).toContain('text/event-stream');
+        expect(res.headers['content-encoding']).toBeUndefined();
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buffer += chunk;
+          let end: number;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':') && l.includes(': ')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
+            if (!fields.event) continue;
+            const e = { id: fields.id ?? '', event: fields.event, data: JSON.parse(fields.data ?? 'null') };
+            events.push(e);
+            for (const w of [...waiters]) if (w.match(e)) {
+              waiters.splice(waiters.indexOf(w), 1);
+              w.resolve(e);
+            }
+          }
+        });
+        resolve({
+          events,
+          next: (match, timeoutMs = 10_000) =>
+            new Promise((res2, rej2) => {
+              const found = events.find(match);
+              if (found) return res2(found);
+              const timer = setTimeout(() => rej2(new Error('no such event in time')), timeoutMs);
+              waiters.push({ match, from: events.length, resolve: (e) => (clearTimeout(timer), res2(e)) });
+            }),
+          close: () => req.destroy(),
+        });
+      },
+    );
+    req.on('error', (err) => (err.message.includes('socket hang up') ? undefined : reject(err)));
+    req.end();
+  });
+}
+
+describe('chat over HTTP', () => {
+  let server: TestServer;
+  let free: { id: number; session: string };
+  let premium: { id: number; session: string };
+  let strangerSession: string;
+  let otherSiteMember: number;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const { db } = server.booted.app;
+    const find = async (email: string, site = 1) => (await db.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.siteId, site))))[0]!.id;
+    const login = async (email: string, host?: string) =>
+      (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: 'demo-password-1' }, ...(host ? { host } : {}) })).setCookies.session!.value;
+    free = { id: await find('free@demo.test'), session: await login('free@demo.test') };
+    premium = { id: await find('premium@demo.test'), session: await login('premium@demo.test') };
+    // A third member of site 1: an account made for this test.
+    const signup = await server.request('/api/signup.php', { method: 'POST', headers: XHR, cookies: { lang: 'en' }, body: { email: `stranger-${Date.now()}@example.com`, name: 'Stranger', password: 'zonnige-dinsdag-42', date_of_birth: '1990-06-01', gender: 'male', looking_for: 'female' } });
+    strangerSession = signup.setCookies.session?.value ?? '';
+    otherSiteMember = await find('free@demo.test', 2);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const origin = () => ({ origin: `http://localhost:${server.port}` });
+  const as = (session: string) => ({ cookies: { lang: 'en', session }, headers: origin() });
+  const send = (session: string, body: unknown) => server.request('/api/chat.php', { ...as(session), method: 'POST', body });
+
+  it('CHT-01 a visitor gets authentication_required as JSON from every chat call', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/api/chats.php', undefined],
+      ['GET', '/api/chat.php?id=1', undefined],
+      ['POST', '/api/chat.php', { to: premium.id, client_id: 'abcdefgh1', body: 'hi' }],
+      ['PUT', '/api/chat.php', { conversation: 1 }],
+      ['DELETE', '/api/chat.php', { conversation: 1 }],
+      ['POST', '/api/typing.php', { conversation: 1 }],
+      ['GET', '/api/events.php', undefined],
+    ] as const) {
+      const res = await server.request(path, { method, body, cookies: { lang: 'en' }, headers: origin() });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.json()).toMatchObject({ error: 'authentication_required' });
+    }
+    expect((await server.request('/chats', { cookies: { lang: 'en' } })).headers.location).toBe('/login?next=%2Fchats');
+    expect((await server.request(`/members/${premium.id}/chat`, { cookies: { lang: 'en' } })).headers.location).toBe(`/signup?required=chat&member=${premium.id}`);
+  });
+
+  it('CHT-05 CHT-11 oversize, empty and NUL messages and bad input are 400 JSON and change nothing; a retried send is charged once', async () => {
+    const balance = async () => (await server.booted.app.db.select({ c: users.credits }).from(users).where(eq(users.id, premium.id)))[0]!.c;
+    const before = await balance();
+    for (const [body, code] of [
+      [{ to: free.id, client_id: 'abcdefgh2', body: 'x'.repeat(5000) }, 'message_too_long'],
+      [{ to: free.id, client_id: 'abcdefgh3', body: '   ' }, 'message_empty'],
+      [{ to: free.id, client_id: 'abcdefgh4', body: 'a\u0001b' }, 'invalid_message'],
+      [{ to: free.id, client_id: 'short', body: 'hi' }, 'invalid_client_id'],
+      [{ to: 'x', client_id: 'abcdefgh5', body: 'hi' }, 'validation_failed'],
+      [{ to: free.id, client_id: 'abcdefgh6', body: 'hi', kind: 'voice' }, 'validation_failed'],
+      [{ to: premium.id, client_id: 'abcdefgh7', body: 'hi' }, 'self_not_allowed'],
+      [{ to: otherSiteMember, client_id: 'abcdefgh8', body: 'hi' }, 'member_not_found'],
+    ] as const) {
+      const res = await send(premium.session, body);
+      expect(res.status, JSON.stringify(body).slice(0, 60)).toBeGreaterThanOrEqual(400);
+      expect(res.json().error).toBe(code);
+    }
+    const nul = await server.request('/api/chat.php', { ...as(premium.session), method: 'POST', body: `{"to":${free.id},"client_id":"abcdefgh9","body":"a\u0000b"}`, headers: { ...origin(), 'content-type': 'application/json' } });
+    expect(nul.status).toBe(400);
+    expect(await balance()).toBe(before);
+
+    const clientId = crypto.randomUUID();
+    const first = await send(premium.session, { to: free.id, client_id: clientId, body: 'Hallo daar' });
+    expect(first.status).toBe(201);
+    const again = await send(premium.session, { to: free.id, client_id: clientId, body: 'Hallo daar' });
+    expect(again.status).toBe(200);
+    expect(again.json()).toMatchObject({ replayed: true, message: { id: first.json().message.id } });
+    const cost = (await server.booted.app.sites.forHost('localhost')).settings.message_credits;
+    expect(await balance()).toBe(before - cost);
+    const rows = await server.booted.app.db.select().from(creditLedger).where(eq(creditLedger.reference, `message:${premium.id}:${clientId}`));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('CHT-02 CHT-06 another member’s conversation ids answer 404, never 403; removing is for the remover only', async () => {
+    const chats = (await server.request('/api/chats.php', as(free.session))).json();
+    const conversation = chats.chats.find((c: { profile: { id: number } }) => c.profile.id === premium.id);
+    expect(conversation.num_unread_messages).toBeGreaterThan(0);
+    expect(chats.unread_total).toBeGreaterThan(0);
+    expect(strangerSession).not.toBe('');
+    for (const [method, path, body] of [
+      ['GET', `/api/chat.php?id=${conversation.id}`, undefined],
+      ['PUT', '/api/chat.php', { conversation: conversation.id }],
+      ['DELETE', '/api/chat.php', { conversation: conversation.id }],
+      ['POST', '/api/typing.php', { conversation: conversation.id }],
+      ['GET', '/api/chat.php?id=999999', undefined],
+    ] as const) {
+      const res = await server.request(path, { ...as(strangerSession), method, body });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.json().error).toBe('conversation_not_found');
+    }
+    expect((await server.request(`/chats/${conversation.id}`, as(strangerSession))).status).toBe(404);
+
+    // Reading: unread to 0 (CHT-03).
+    const read = await server.request('/api/chat.php', { ...as(free.session), method: 'PUT', body: { conversation: conversation.id } });
+    expect(read.json()).toMatchObject({ ok: true, changed: true });
+    expect((await server.request('/api/chats.php', as(free.session))).json().unread_total).toBe(0);
+    // Removing: gone for the remover, kept for the other side.
+    const removed = await server.request('/api/chat.php', { ...as(free.session), method: 'DELETE', body: { profile: premium.id } });
+    expect(removed.json()).toEqual({ ok: true, removed: [conversation.id] });
+    expect((await server.request('/api/chats.php', as(free.session))).json().chats.map((c: { id: number }) => c.id)).not.toContain(conversation.id);
+    const kept = (await server.request(`/api/chat.php?id=${conversation.id}`, as(premium.session))).json();
+    expect(kept.messages.length).toBeGreaterThan(0);
+  });
+
+  it('BLK-01 blocked members cannot write to each other and their conversation is gone for both', async () => {
+    const sent = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body: 'Nog één' });
+    const conversationId = sent.json().message.conversation;
+    await server.booted.app.db.insert(blocks).values({ blockerId: free.id, blockedId: premium.id });
+    try {
+      const refused = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body: 'Hallo?' });
+      expect(refused.status).toBe(404);
+      expect(refused.json().error).toBe('member_not_found');
+      expect((await server.request(`/api/chat.php?id=${conversationId}`, as(premium.session))).status).toBe(404);
+      expect((await server.request('/api/chats.php', as(premium.session))).json().chats.map((c: { id: number }) => c.id)).not.toContain(conversationId);
+    } finally {
+      await server.booted.app.db.delete(blocks).where(and(eq(blocks.blockerId, free.id), eq(blocks.blockedId, premium.id)));
+    }
+  });
+
+  it('CHT-08 the stream delivers a message live with an id, and a reconnect with Last-Event-ID resyncs from the database', async () => {
+    const stream = await openStream(server.port, free.session);
+    const ready = await stream.next((e) => e.event === 'ready');
+    const sent = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body: 'Live!' });
+    const live = await stream.next((e) => e.event === 'message' && e.data.body === 'Live!');
+    expect(live.id).toBe(String(sent.json().message.id));
+    expect(live.data).toMatchObject({ sender: premium.id, recipient: free.id, conversation: sent.json().message.conversation });
+    await stream.next((e) => e.event === 'counters' && e.data.unread_messages > 0);
+    stream.close();
+
+    // While disconnected, two more; the reconnect with the last id gets them from the database, in order.
+    const missed = [];
+    for (const body of ['Gemist 1', 'Gemist 2']) missed.push((await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body })).json().message.id);
+    const again = await openStream(server.port, free.session, live.id);
+    await again.next((e) => e.event === 'ready');
+    const bodies = again.events.filter((e) => e.event === 'message').map((e) => e.data.body);
+    expect(bodies.filter((b) => b.startsWith('Gemist'))).toEqual(['Gemist 1', 'Gemist 2']);
+    expect(again.events.find((e) => e.event === 'ready')!.id).toBe(String(missed[1]));
+    again.close();
+    expect(Number(ready.id)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('CHT-08 a draining process ends its streams with a retry hint', async () => {
+    const stream = await openStream(server.port, premium.session);
+    await stream.next((e) => e.event === 'ready');
+    expect(server.booted.app.streams.size).toBeGreaterThan(0);
+    server.booted.app.streams.endAll();
+    expect(server.booted.app.streams.size).toBe(0);
+    stream.close();
+    const stored = await server.booted.app.db.select({ id: messages.id }).from(messages).where(eq(messages.recipientId, free.id));
+    expect(stored.length).toBeGreaterThan(0);
+  });
+});
