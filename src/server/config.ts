@@ -85,6 +85,15 @@ const envSchema = z.object({
   PAYNL_API_URL: z.string().url().default('https://connect.pay.nl'),
   /** Pending payments older than this many minutes are asked for again by the reconcile job. */
   PAYMENTS_RECONCILE_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /**
+   * GIPHY API key for the chat's gif search (CHT-07). Without it the chat searches the gif library the
+   * project ships (public/gifs/), with no network (docs/decisions/036-gif-provider-and-shipped-media.md).
+   */
+  GIPHY_API_KEY: z.string().trim().regex(/^[A-Za-z0-9]{8,64}$/, 'must be a GIPHY API key (letters and digits)').optional(),
+  /** GIPHY's API origin; tests point it at a local fake. */
+  GIPHY_BASE_URL: z.string().url().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://api.giphy.com'),
+  /** The highest GIPHY content rating the chat's gif search returns. */
+  GIPHY_RATING: z.enum(['g', 'pg', 'pg-13', 'r']).default('pg-13'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 

@@ -46,6 +46,7 @@ export const API_ERRORS = {
   discount_already_used: 400,
   discount_expired: 400,
   invalid_signature: 401,
+  gif_search_unavailable: 503,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -594,12 +594,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/gifs.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gif search for the chat (CHT-07)
+         * @description Searches gifs in the member's language through the configured provider: the gif library the
+         *     project ships (default, no network) or GIPHY when GIPHY_API_KEY is set. An empty `q` gives a
+         *     default selection. `next` is the `offset` of the next page, or null after the last one.
+         */
+        get: operations["searchGifs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gifts.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gift catalogue (GFT-01)
+         * @description Every gift with its name in the member's language and its image; `cost` is the site's gift_credits per gift.
+         */
+        get: operations["listGifts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Gif: {
+            id: string;
+            title: string;
+            /** @description The animation: a site path (/gifs/…) or an https URL of the provider */
+            url: string;
+            previewUrl: string;
+            width: number;
+            height: number;
+        };
+        GifPage: {
+            items: components["schemas"]["Gif"][];
+            /** @description The offset of the next page; null after the last */
+            next: number | null;
+        };
+        Gift: {
+            /** @enum {string} */
+            id: "rose" | "bouquet" | "chocolates" | "teddy" | "champagne" | "heart" | "ring" | "perfume" | "cupcake" | "star";
+            name: string;
+            image: string;
+        };
+        GiftCatalogue: {
+            gifts: components["schemas"]["Gift"][];
+            /** @description The site's gift_credits per gift */
+            cost: number;
+        };
         /** @enum {string} */
-        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused" | "discount_not_found" | "discount_already_used" | "discount_expired" | "invalid_signature";
+        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused" | "discount_not_found" | "discount_already_used" | "discount_expired" | "invalid_signature" | "gif_search_unavailable";
         Error: {
             error: components["schemas"]["ErrorCode"];
             message?: string;
@@ -2295,6 +2362,53 @@ export interface operations {
             401: components["responses"]["Error"];
             404: components["responses"]["Error"];
             503: components["responses"]["Error"];
+        };
+    };
+    searchGifs: {
+        parameters: {
+            query?: {
+                q?: string;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of gifs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GifPage"];
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            503: components["responses"]["Error"];
+        };
+    };
+    listGifts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GiftCatalogue"];
+                };
+            };
+            403: components["responses"]["Error"];
         };
     };
 }
