@@ -39,7 +39,7 @@ test('CHT-01 CHT-02 CHT-03 CHT-08 CHT-10 NAV-01 NAV-06 a message arrives live wi
     await a.page.goto(`/members/${b.id}/chat`);
     await aStream;
     await a.page.getByLabel(`Message to ${b.name}`).fill('Hello there!');
-    await a.page.getByRole('button', { name: 'Send' }).click();
+    await a.page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(a.page.locator('[data-messages] [data-state="stored"]')).toHaveText(/Hello there!/);
 
     // B: the conversation appears with its unread count, the nav badge and the title follow.
@@ -59,12 +59,27 @@ test('CHT-01 CHT-02 CHT-03 CHT-08 CHT-10 NAV-01 NAV-06 a message arrives live wi
     // A types: B sees it, then the message, live.
     await a.page.getByLabel(`Message to ${b.name}`).pressSequentially('Coffee some time?', { delay: 20 });
     await expect(b.page.locator('[data-typing]')).toHaveText(`${a.name} is typing…`);
-    await a.page.getByRole('button', { name: 'Send' }).click();
+    await a.page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(b.page.locator('[data-messages]')).toContainText('Coffee some time?');
     await expect(b.page.locator('[data-typing]')).toBeHidden();
     // Each message once on both screens, in order.
     await expect(a.page.locator('[data-messages] .chat-bubble')).toHaveText(['Hello there!', 'Coffee some time?']);
     await expect(b.page.locator('[data-messages] .chat-bubble')).toHaveText(['Hello there!', 'Coffee some time?']);
+
+    // CHT-07 GFT-01: a gift and a gif from the pickers, an opening line from the icebreakers.
+    await a.page.locator('[data-open-gifts]').click();
+    await a.page.locator('[data-gift-panel] button').first().click();
+    await expect(b.page.locator('[data-messages] img.chat-gift')).toHaveCount(1);
+    await a.page.locator('[data-open-gifs]').click();
+    await a.page.locator('[data-gif-panel] button:has(img)').first().click();
+    await expect(b.page.locator('[data-messages] img.chat-gif')).toHaveCount(1);
+    await a.page.locator('[data-open-icebreakers]').click();
+    const dialog = a.page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    const line = dialog.locator('button').filter({ hasNotText: /close|×/i }).first();
+    const text = (await line.textContent())!.trim();
+    await line.click();
+    await expect(a.page.getByLabel(`Message to ${b.name}`)).toHaveValue(text);
   } finally {
     await contextA.close();
     await contextB.close();
@@ -102,14 +117,14 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
     }
     await page.goto(`/members/${ids[2]}/chat`);
     await page.getByRole('textbox').fill('Hello!');
-    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(page.locator('[data-chat-alert="conversation_limit"]')).toContainText('at most 2 conversations');
 
     // CHT-05: no credits left: replying in an existing conversation shows the alert that leads to /credits.
     await page.goto('/chats');
     await page.locator('[data-chat-list] [data-chat-id] a').first().click();
     await page.getByRole('textbox').fill('One more?');
-    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
     const alert = page.locator('[data-chat-alert="insufficient_credits"]');
     await expect(alert).toContainText('Not enough credits');
     await expect(page.getByRole('textbox')).toHaveValue('One more?');

@@ -280,6 +280,33 @@ describe('chat over HTTP', () => {
     expect(await balance()).toBe(before - photoCredits);
   });
 
+  it('GFT-01 CHT-07 a gift must be one of the catalogue and costs gift_credits; a gif is stored with its provider URL; anything else is refused', async () => {
+    const { db } = server.booted.app;
+    const balance = async () => (await db.select({ c: users.credits }).from(users).where(eq(users.id, premium.id)))[0]!.c;
+    const settings = (await server.booted.app.sites.forHost('localhost')).settings;
+    const before = await balance();
+    const gift = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), kind: 'gift', attachment: 'rose' });
+    expect(gift.status).toBe(201);
+    expect(gift.json().message).toMatchObject({ kind: 'gift', attachment: 'rose', credits: settings.gift_credits });
+    const gifs = (await server.request('/api/gifs.php?q=', as(premium.session))).json().items;
+    const gif = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), kind: 'gif', attachment: gifs[0].id });
+    expect(gif.status).toBe(201);
+    expect(gif.json().message.attachment).toBe(gifs[0].url);
+    expect(await balance()).toBe(before - settings.gift_credits - settings.message_credits);
+    for (const body of [
+      { kind: 'gift', attachment: 'diamond' },
+      { kind: 'gift' },
+      { kind: 'gif', attachment: 'https://evil.example/x.gif' },
+      { kind: 'text', body: 'hoi', attachment: 'rose' },
+      { kind: 'photo', attachment: 'someone-else.webp' },
+    ]) {
+      const res = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), ...body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json().error).toBe('validation_failed');
+    }
+    expect(await balance()).toBe(before - settings.gift_credits - settings.message_credits);
+  });
+
   it('CHT-08 a draining process ends its streams with a retry hint', async () => {
     const stream = await openStream(server.port, premium.session);
     await stream.next((e) => e.event === 'ready');

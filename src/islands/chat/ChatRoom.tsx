@@ -9,6 +9,9 @@ import { api, failureReason } from '../../client/api';
 import { onLiveEvent } from '../../client/live';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { unpackProps, type PackedProps } from '../../shared/island-props';
+import GifPicker from './GifPicker';
+import GiftPicker from './GiftPicker';
+import IcebreakerModal from './IcebreakerModal';
 import { addPending, dropPending, lastSeenOwn, mergeStored, newClientId, setPendingState, type ChatMessageJson, type ShownMessage } from './chat-state';
 
 export interface ChatRoomProps {
@@ -20,6 +23,10 @@ export interface ChatRoomProps {
   more: boolean;
   cost: { credits: number; money: string | null; photo: number; gift: number };
   cdnPrefix: string;
+  /** Opening lines in the member's language (CHT-07). */
+  icebreakers: string[];
+  /** Open the gift picker at once (the profile's 'gift' button, `?gift=1`). */
+  openGift: boolean;
   maxLength: number;
   fictional: { label: string; warning: string };
   /** A refusal the server form gave (no-JS path), as an error code. */
@@ -45,6 +52,8 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
   const [credits, setCredits] = useState(props.me.credits);
   const [refusal, setRefusal] = useState<string | null>(props.refusal);
   const [loadingOlder, setLoadingOlder] = useState(false);
+  const [panel, setPanel] = useState<'none' | 'gift' | 'gif'>(props.openGift ? 'gift' : 'none');
+  const [icebreakerOpen, setIcebreakerOpen] = useState(false);
   const lastTypingSent = useRef(0);
   const listEnd = useRef<HTMLDivElement>(null);
   const conversationRef = useRef(conversationId);
@@ -104,6 +113,16 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
       // No answer after the client's retries: keep it, marked, to send again with the same client id.
       setList((l) => setPendingState(l, message.client_id, 'failed', 'network'));
     }
+  };
+
+  /** A gift or a gif: shown at once, sent with its own client id like a text. */
+  const sendItem = (kind: 'gift' | 'gif', attachment: string, shownAs: string | null) => {
+    setRefusal(null);
+    setPanel('none');
+    const clientId = newClientId();
+    const pending = { conversation: conversationId ?? 0, sender: props.me.id, recipient: props.partner.id, kind, body: '', attachment: shownAs ?? attachment, client_id: clientId, created_at: new Date().toISOString() };
+    setList((l) => addPending(l, pending));
+    void send({ ...pending, attachment, id: 0, credits: 0, state: 'sending' });
   };
 
   const submit = (e: FormEvent) => {
@@ -201,6 +220,10 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
               <div className="chat-bubble">
                 {m.kind === 'text' ? (
                   <p className="mb-0 text-pre-wrap">{m.body}</p>
+                ) : m.kind === 'gift' && m.attachment ? (
+                  <img className="chat-gift" src={`/gifts/${m.attachment}.svg`} width="96" height="96" alt={t(`chat:gift_${m.attachment}`)} />
+                ) : m.kind === 'gif' && m.attachment ? (
+                  <img className="chat-gif" src={m.attachment} alt={t('kind_gif')} loading="lazy" />
                 ) : m.kind === 'photo' && m.attachment ? (
                   <img className="chat-photo" src={`${props.cdnPrefix}/photos/${m.attachment}`} width="240" height="300" alt={t('photo_from', { name: mine ? t('you') : props.partner.name })} loading="lazy" />
                 ) : (
@@ -245,6 +268,37 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
       )}
       {!props.partner.confirmed && <p className="small text-body-secondary" data-partner-unconfirmed>{t('unconfirmed_partner', { name: props.partner.name })}</p>}
       {!props.me.confirmed && <p className="small text-body-secondary" data-self-unconfirmed>{t('unconfirmed_self')}</p>}
+      {panel === 'gift' && (
+        <div className="chat-panel border rounded p-2 mb-2" data-gift-panel>
+          <GiftPicker messages={props.messages} onPick={(gift) => sendItem('gift', gift.id, null)} />
+        </div>
+      )}
+      {panel === 'gif' && (
+        <div className="chat-panel border rounded p-2 mb-2" data-gif-panel>
+          <GifPicker messages={props.messages} autoFocus onPick={(gif) => sendItem('gif', gif.id, gif.url)} />
+        </div>
+      )}
+      <IcebreakerModal
+        messages={props.messages}
+        lines={props.icebreakers}
+        open={icebreakerOpen}
+        onPick={(text) => {
+          setDraft(text);
+          setIcebreakerOpen(false);
+        }}
+        onClose={() => setIcebreakerOpen(false)}
+      />
+      <div className="d-flex flex-wrap gap-2 mb-2" role="group" aria-label={t('extras')}>
+        <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={panel === 'gift'} onClick={() => setPanel(panel === 'gift' ? 'none' : 'gift')} data-open-gifts>
+          🎁 {t('send_gift', { credits: props.cost.gift })}
+        </button>
+        <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={panel === 'gif'} onClick={() => setPanel(panel === 'gif' ? 'none' : 'gif')} data-open-gifs>
+          GIF
+        </button>
+        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setIcebreakerOpen(true)} data-open-icebreakers>
+          💬 {t('icebreakers')}
+        </button>
+      </div>
       <form className="chat-composer" method="post" onSubmit={submit} data-composer>
         <input type="hidden" name="to" value={props.partner.id} />
         <input type="hidden" name="client_id" value={props.formClientId} />

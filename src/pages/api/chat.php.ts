@@ -15,6 +15,7 @@ import { conversationFor, conversationWith, history, markRead, removeChats } fro
 import { chatDeps, conversationJson, pricesOf, sendRefusal } from '../../server/chat/chat-web';
 import { sendMessage } from '../../server/chat/send';
 import { messageJson } from '../../server/chat/stream';
+import { resolveAttachment } from '../../server/chat/attachments';
 import { requireMember } from '../../server/request-context';
 
 const MAX_ID = 2_147_483_647;
@@ -51,11 +52,14 @@ export const GET = endpoint(async ({ locals, url }) => {
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
   const input = await readJson(request, sendBody);
+  // A gift must be one of the catalogue; a gif is looked up at its provider and stored with its URL.
+  const attachment = await resolveAttachment(locals.app.config, input.kind, input.attachment ?? null);
+  if (attachment.type === 'invalid') throw new ApiError('validation_failed', { attachment: 'invalid_choice' });
   const result = await sendMessage(
     chatDeps(locals.app, locals),
     { siteId: locals.site.settings.id, userId: user.id, paidUser: user.paid_user },
     pricesOf(locals.site.settings),
-    { to: input.to, clientId: input.client_id, kind: input.kind, body: input.body, attachment: input.attachment ?? null },
+    { to: input.to, clientId: input.client_id, kind: input.kind, body: input.body, attachment: attachment.value },
   );
   if (result.type === 'refused') throw sendRefusal(result.reason, result);
   return json({ message: messageJson(result.message), balance: result.balance, replayed: result.replayed }, { status: result.replayed ? 200 : 201 });
