@@ -3,6 +3,7 @@
  * demo data (server/main.ts through bootServer, astro dev, scripts/seed.ts, tests) call this when
  * SEED_DEMO says so. The context only wires services.
  */
+import { seedDemoStaff } from './staff/demo';
 import { seedDemo, type SeedResult } from '../db/seed';
 import { ensureMarketingContent } from '../db/seed-marketing';
 import type { AppContext } from './context';
@@ -19,5 +20,7 @@ export async function seedIfConfigured(app: Pick<AppContext, 'config' | 'db' | '
   if (seeded.created) app.log.info({ ms: Date.now() - started, ...seeded }, 'demo data seeded');
   // Idempotent: fills only sites that have no packages or token pages.
   await ensureMarketingContent(app.db);
+  // The back office's demo accounts, one per role (README), into an empty staff table only.
+  if (await seedDemoStaff(app.db)) app.log.info('demo staff accounts seeded');
   return seeded;
 }

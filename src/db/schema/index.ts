@@ -13,3 +13,4 @@ export * from './push';
 export * from './social';
 export * from './chat';
 export * from './payments';
+export * from './staff';

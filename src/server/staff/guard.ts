@@ -1,0 +1,37 @@
+/**
+ * The gate of every /admin page (OPS-04): a signed-in staff member with one of the page's roles. No
+ * session: to /admin/login (and back after it); the wrong role: 403. Pages do
+ * `const staff = await requireStaff(Astro, ['moderator', 'admin']); if (staff instanceof Response) return staff;`
+ */
+import type { AstroCookies } from 'astro';
+import type { StaffRole } from '../../db/schema';
+import type { RequestContext } from '../request-context';
+import type { StaffMember } from './accounts';
+import { STAFF_COOKIE, staffForToken } from './sessions';
+
+export type { StaffMember };
+
+interface StaffPage {
+  cookies: AstroCookies;
+  locals: Pick<RequestContext, 'app'>;
+  url: URL;
+}
+
+const cache = new WeakMap<object, Promise<(StaffMember & { sessionId: string }) | null>>();
+
+/** The signed-in staff member of this request (read once per request), or null. */
+export function currentStaff(page: StaffPage): Promise<(StaffMember & { sessionId: string }) | null> {
+  let found = cache.get(page.locals);
+  if (!found) {
+    found = staffForToken(page.locals.app, page.cookies.get(STAFF_COOKIE)?.value);
+    cache.set(page.locals, found);
+  }
+  return found;
+}
+
+export async function requireStaff(page: StaffPage, roles: readonly StaffRole[]): Promise<(StaffMember & { sessionId: string }) | Response> {
+  const member = await currentStaff(page);
+  if (!member) return new Response(null, { status: 303, headers: { location: `/admin/login?next=${encodeURIComponent(page.url.pathname + page.url.search)}` } });
+  if (!roles.includes(member.role)) return new Response('Forbidden', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  return member;
+}
