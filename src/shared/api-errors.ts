@@ -16,6 +16,7 @@ export const API_ERRORS = {
   payload_too_large: 413,
   too_many_attempts: 429,
   account_deletion_pending: 403,
+  account_banned: 403,
   internal_error: 500,
   service_unavailable: 503,
   signups_closed: 403,

@@ -3,7 +3,9 @@
  * the login needs password and code; the staff cookie is its own (path /admin, HttpOnly, SameSite=Strict);
  * roles decide the pages; every login and logout is in the audit log admins read.
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/db/schema';
 import { totpCode } from '../../src/server/staff/accounts';
 import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
 import { startTestServer, type TestServer } from '../setup/server';
@@ -21,9 +23,18 @@ describe('back office login and roles', () => {
   });
 
   const form = (body: Record<string, string>) => new URLSearchParams(body).toString();
-  /** A fresh code each time (a code is good once): the demo secret at successive 30 s steps ahead. */
-  const code = () => totpCode(DEMO_TOTP_SECRET, new Date(Date.now() + 30_000 * (step++ % 2)));
-  const login = async (email: string, password = DEMO_STAFF_PASSWORD, c = code()) =>
+  /**
+   * A fresh code for each successful login of an account (a code is good once, and only the steps around
+   * now are valid): this step, then the next one.
+   */
+  const uses = new Map<string, number>();
+  const code = (email: string) => {
+    const n = uses.get(email) ?? 0;
+    uses.set(email, n + 1);
+    step++;
+    return totpCode(DEMO_TOTP_SECRET, new Date(Date.now() + 30_000 * n));
+  };
+  const login = async (email: string, password = DEMO_STAFF_PASSWORD, c = password === DEMO_STAFF_PASSWORD ? code(email) : '000000') =>
     server.request('/admin/login', { method: 'POST', headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, cookies: { lang: 'en' }, body: form({ email, password, code: c }) });
 
   it('OPS-04 visitors and members are sent to the staff login; a wrong code or password says nothing about which', async () => {
@@ -67,5 +78,52 @@ describe('back office login and roles', () => {
     expect((await server.request('/admin', { cookies: { lang: 'en', staff_session: moderator } })).status).toBe(303);
     const after = await server.request('/admin/audit', { cookies: { lang: 'en', staff_session: cookie.value } });
     expect(after.text).toContain('data-audit-action="staff.logout"');
+  });
+
+  it('OPS-01 a moderator bans a member: sessions end, the profile is gone, login shows the ban page; unbanned, all is back; credits are for admins, through the ledger, audited', async () => {
+    const { db } = server.booted.app;
+    const staffCookie = async (email: string) => (await login(email)).setCookies.staff_session!.value;
+    const moderator = await staffCookie('moderator@demo.test');
+    const admin = await staffCookie('admin@demo.test');
+    const asStaff = (cookie: string, path: string, body?: Record<string, string>) =>
+      server.request(path, body ? { method: 'POST', cookies: { lang: 'en', staff_session: cookie }, headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form(body) } : { cookies: { lang: 'en', staff_session: cookie } });
+
+    const free = await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'free@demo.test', password: 'demo-password-1' } });
+    const memberId = free.json().id as number;
+    const session = free.setCookies.session!.value;
+    const found = await asStaff(moderator, '/admin/members?q=free%40demo.test');
+    expect(found.text).toContain(`href="/admin/members/${memberId}"`);
+    const premium = (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'premium@demo.test', password: 'demo-password-1' } })).setCookies.session!.value;
+    expect((await server.request(`/members/${memberId}`, { cookies: { lang: 'en', session: premium } })).status).toBe(200);
+
+    expect((await asStaff(moderator, `/admin/members/${memberId}`, { action: 'ban', reason: '' })).status).toBe(400);
+    const banned = await asStaff(moderator, `/admin/members/${memberId}`, { action: 'ban', reason: 'Spam in chats' });
+    expect(banned.headers.location).toBe(`/admin/members/${memberId}?done=ban`);
+    expect((await server.request('/api/chats.php', { cookies: { lang: 'en', session } })).status).toBe(403);
+    expect((await server.request(`/members/${memberId}`, { cookies: { lang: 'en', session: premium } })).status).toBe(404);
+    const again = await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'free@demo.test', password: 'demo-password-1' } });
+    expect(again.status).toBe(403);
+    expect(again.json().error).toBe('account_banned');
+    const page = await server.request('/login', { method: 'POST', cookies: { lang: 'en' }, headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ email: 'free@demo.test', password: 'demo-password-1' }) });
+    expect(page.headers.location).toBe('/banned');
+    expect((await server.request('/banned', { cookies: { lang: 'en' } })).text).toContain('Account banned');
+    // A wrong password for a banned account says nothing about the ban.
+    expect((await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'free@demo.test', password: 'wrong-one' } })).json().error).toBe('invalid_credentials');
+
+    expect((await asStaff(moderator, `/admin/members/${memberId}`, { action: 'unban' })).headers.location).toBe(`/admin/members/${memberId}?done=unban`);
+    expect((await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'free@demo.test', password: 'demo-password-1' } })).status).toBe(200);
+    expect((await server.request(`/members/${memberId}`, { cookies: { lang: 'en', session: premium } })).status).toBe(200);
+
+    const before = (await db.select({ credits: users.credits }).from(users).where(eq(users.id, memberId)))[0]!.credits;
+    expect((await asStaff(moderator, `/admin/members/${memberId}`, { action: 'credits', amount: '5', reason: 'Sorry', key: crypto.randomUUID() })).status).toBe(403);
+    const key = crypto.randomUUID();
+    expect((await asStaff(admin, `/admin/members/${memberId}`, { action: 'credits', amount: '25', reason: 'Goodwill after an outage', key })).headers.location).toBe(`/admin/members/${memberId}?done=credits`);
+    // The same form sent twice books once.
+    await asStaff(admin, `/admin/members/${memberId}`, { action: 'credits', amount: '25', reason: 'Goodwill after an outage', key });
+    const detail = await asStaff(admin, `/admin/members/${memberId}`);
+    expect(detail.text).toContain(`data-credits="${before + 25}"`);
+    expect((await asStaff(admin, `/admin/members/${memberId}`, { action: 'credits', amount: '-999999', reason: 'x', key: crypto.randomUUID() })).status).toBe(400);
+    const audit = (await asStaff(admin, '/admin/audit')).text;
+    for (const action of ['member.ban', 'member.unban', 'member.credits_grant']) expect(audit).toContain(`data-audit-action="${action}"`);
   });
 });

@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { regions, sites } from './sites';
 
-export type UserStatus = 'not_confirmed' | 'active' | 'deleted';
+/** `banned`: by the back office (OPS-01): hidden everywhere, sessions ended, login refused with the ban page. */
+export type UserStatus = 'not_confirmed' | 'active' | 'deleted' | 'banned';
 
 export type UserRole = 'member' | 'fictional' | 'operator';
 

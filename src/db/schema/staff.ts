@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users, type UserStatus } from './members';
 
 export type StaffRole = 'moderator' | 'operator' | 'admin';
 
@@ -56,4 +57,22 @@ export const auditLog = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('audit_log_created').on(t.createdAt.desc()), index('audit_log_target').on(t.targetType, t.targetId)],
+);
+
+/** Bans of members by staff (OPS-01): why, by whom, the status to give back when lifted. */
+export const memberBans = pgTable(
+  'member_bans',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    staffId: integer('staff_id').references(() => staff.id, { onDelete: 'set null' }),
+    reason: text('reason').notNull(),
+    statusBefore: text('status_before').$type<UserStatus>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    liftedAt: timestamp('lifted_at', { withTimezone: true }),
+    liftedBy: integer('lifted_by').references(() => staff.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('member_bans_user').on(t.userId, t.createdAt.desc())],
 );

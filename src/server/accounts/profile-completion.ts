@@ -6,7 +6,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { photos, profiles, regions, users } from '../../db/schema';
+import { photos, profiles, regions, users, type UserStatus } from '../../db/schema';
 import { regionInCountry } from '../members/places';
 import { BODY_TYPES, EYE_COLOURS, HAIR_COLOURS, INTERESTS, RELATIONSHIP_STATUSES, SIGNUP_REASONS, TATTOOS } from '../../shared/interests';
 
@@ -20,7 +20,7 @@ export const ABOUT_MAX = 1000;
 
 export interface CompletionState {
   step: number;
-  status: 'not_confirmed' | 'active' | 'deleted';
+  status: UserStatus;
   email: string;
   paidUser: boolean;
   profile: {

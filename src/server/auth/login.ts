@@ -30,7 +30,9 @@ export type LoginResult =
   | { type: 'ok'; userId: number; created: CreatedSession; deviceCookie: string }
   | { type: 'error'; reason: 'invalid_credentials' }
   | { type: 'error'; reason: 'too_many_attempts'; minutes: number }
-  | { type: 'error'; reason: 'account_deletion_pending' };
+  | { type: 'error'; reason: 'account_deletion_pending' }
+  /** Banned by the back office (OPS-01): only with the right password, so the ban tells a guesser nothing. */
+  | { type: 'error'; reason: 'account_banned' };
 
 export interface LoginDeps {
   db: Db;
@@ -75,6 +77,7 @@ export async function login(deps: LoginDeps, input: LoginRequest): Promise<Login
     // account is final and answers like any unknown login (and counts as a failure).
     if (user.deletedAt && now - user.deletedAt.getTime() < DELETE_GRACE_MS) return { type: 'error', reason: 'account_deletion_pending' };
   }
+  if (passwordOk && user?.status === 'banned') return { type: 'error', reason: 'account_banned' };
   if (!passwordOk || !user || user.status === 'deleted') {
     const blocked = await recordLoginFailure(deps, keys);
     if (blocked) return { type: 'error', reason: 'too_many_attempts', minutes: blocked.minutes };

@@ -59,7 +59,7 @@ export type SessionVerdict = 'valid' | 'renew' | 'expired' | 'not_here';
  */
 export function judgeSession(row: { expiresAt: Date; siteId: number; status: string }, now: Date, siteId: number): SessionVerdict {
   if (row.expiresAt.getTime() <= now.getTime()) return 'expired';
-  if (row.siteId !== siteId || row.status === 'deleted') return 'not_here';
+  if (row.siteId !== siteId || row.status === 'deleted' || row.status === 'banned') return 'not_here';
   return row.expiresAt.getTime() - now.getTime() < SESSION_TTL_MS / 2 ? 'renew' : 'valid';
 }
 

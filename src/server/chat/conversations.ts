@@ -7,7 +7,7 @@
  * either of them blocked is nobody's to see (BLK-01). Anything else answers null, so a foreign or hidden
  * id looks exactly like one that never existed (404, never 403).
  */
-import { and, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
 import { blocks, conversationMembers, conversations, messages, photos, profiles, users, type MessageKind } from '../../db/schema';
@@ -80,7 +80,7 @@ export async function listChats(db: Db, member: ChatMember, options: { limit?: n
       and(
         eq(conversationMembers.userId, member.userId),
         isNull(conversationMembers.removedAt),
-        ne(users.status, 'deleted'),
+        notInArray(users.status, ['deleted', 'banned']),
         eq(users.siteId, member.siteId),
         noBlockBetween(conversationMembers.userId, conversationMembers.otherId),
       ),
@@ -151,7 +151,7 @@ export async function conversationFor(db: Db, member: ChatMember, conversationId
     .innerJoin(users, eq(users.id, conversationMembers.otherId))
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .leftJoin(photos, activeMainPhoto)
-    .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.userId, member.userId), ne(users.status, 'deleted'), noBlockBetween(conversationMembers.userId, conversationMembers.otherId)))
+    .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.userId, member.userId), notInArray(users.status, ['deleted', 'banned']), noBlockBetween(conversationMembers.userId, conversationMembers.otherId)))
     .limit(1);
   if (!row || row.siteId !== member.siteId) return null;
   return {

@@ -171,7 +171,7 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.id, input.to))
     .limit(1);
-  if (!recipient || recipient.siteId !== sender.siteId || recipient.status === 'deleted' || recipient.profileStatus !== 'active') return { type: 'refused', reason: 'member_not_found' };
+  if (!recipient || recipient.siteId !== sender.siteId || recipient.status === 'deleted' || recipient.status === 'banned' || recipient.profileStatus !== 'active') return { type: 'refused', reason: 'member_not_found' };
   if (await blockedBetween(db, sender.userId, recipient.id)) return { type: 'refused', reason: 'member_not_found' };
   if (recipient.status === 'not_confirmed') return { type: 'refused', reason: 'recipient_unconfirmed' };
 

@@ -94,7 +94,7 @@ export async function notify(app: NotifyDeps, memberId: number, event: NotifyEve
     .where(eq(users.id, memberId))
     .limit(1);
   if (!member) return { type: 'skipped', reason: 'no_member' };
-  if (member.status === 'deleted' || member.deletedAt) return { type: 'skipped', reason: 'deleted' };
+  if (member.status === 'deleted' || member.status === 'banned' || member.deletedAt) return { type: 'skipped', reason: 'deleted' };
   if (member.role !== 'member') return { type: 'skipped', reason: 'not_a_member' };
   if (member.notificationsDisabled.includes(PREFERENCE_FOR[event.type])) return { type: 'skipped', reason: 'disabled' };
 
