@@ -55,12 +55,14 @@ function fakeEnv() {
 
 let userCalls = 0;
 let likesCalls = 0;
+let chatsCalls = 0;
 /** What GET /api/likes.php answers: three likes received, two of them new. */
 const likes = { type: 'received', profiles: [], next: null, liked_by: [{ id: 7, like_new: true }, { id: 8, like_new: false }, { id: 9, like_new: true }] };
 beforeEach(() => {
   vi.useFakeTimers();
   userCalls = 0;
   likesCalls = 0;
+  chatsCalls = 0;
   $counters.set({ unreadMessages: 0, newLikes: 0 });
   setApiClient(
     createApiClient({
@@ -71,6 +73,10 @@ beforeEach(() => {
         if (url.includes('/api/likes.php')) {
           likesCalls++;
           return new Response(JSON.stringify(likes), { headers: { 'content-type': 'application/json' } });
+        }
+        if (url.includes('/api/chats.php')) {
+          chatsCalls++;
+          return new Response(JSON.stringify({ chats: [], unread_total: 4 }), { headers: { 'content-type': 'application/json' } });
         }
         userCalls++;
         return new Response(JSON.stringify(user), { headers: { 'content-type': 'application/json' } });
@@ -96,6 +102,7 @@ describe('startClient', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(userCalls).toBe(2);
     expect(likesCalls).toBe(2);
+    expect(chatsCalls).toBe(2);
     stop();
     unregister();
     await vi.advanceTimersByTimeAsync(60_000);
@@ -110,7 +117,9 @@ describe('startClient', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     expect(likesCalls).toBe(1);
     expect($counters.get().newLikes).toBe(2);
-    expect(env.document.title).toBe('(2) Leden');
+    // The chats reload of the same run brings 4 unread messages: the title counts both (NAV-06).
+    expect(chatsCalls).toBe(1);
+    expect(env.document.title).toBe('(6) Leden');
     stop();
   });
 

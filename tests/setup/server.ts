@@ -77,6 +77,12 @@ function send(port: number, path: string, options: RequestOptions): Promise<Test
   if (options.cookies) headers.cookie = Object.entries(options.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers }, (res) => {
+      // A live stream (/api/events.php) never ends by itself: its status and headers are the answer.
+      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '', json: () => JSON.parse(''), setCookies: {} });
+        res.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

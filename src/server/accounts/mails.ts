@@ -2,12 +2,11 @@
  * Account mails in the member's language with the site's name, domain and support details. Links use
  * the origin the member used (the request's), so they work on every host a site answers on.
  */
-import type { AppContext } from '../context';
 import type { Site } from '../sites/directory';
 import { createTranslator } from '../../i18n';
 import { isLanguage } from '../../shared/languages';
 import { renderMail, siteSender } from '../mail/layout';
-import type { SendResult } from '../mail/mailer';
+import type { Mailer, SendResult } from '../mail/mailer';
 
 export interface AccountMail {
   site: Site;
@@ -23,7 +22,7 @@ export interface AccountMail {
 }
 
 /** Renders and sends one account mail through the app's mailer. */
-export async function sendAccountMail(app: Pick<AppContext, 'mailer'>, mail: AccountMail): Promise<SendResult> {
+export async function sendAccountMail(app: { mailer: Pick<Mailer, 'send'> }, mail: AccountMail): Promise<SendResult> {
   const lang = isLanguage(mail.user.language) ? mail.user.language : mail.site.settings.domain_language;
   const t = createTranslator(lang);
   const values = { name: mail.user.name, site: mail.site.settings.name, ...mail.values };

@@ -19,8 +19,11 @@ import { profiles, users } from '../../db/schema';
 import { createTranslator } from '../../i18n';
 import { isLanguage } from '../../shared/languages';
 import { sendAccountMail } from '../accounts/mails';
-import type { AppContext } from '../context';
-import type { PushDelivery } from '../push/service';
+import type { Db } from '../../db/client';
+import type { Logger } from '../logger';
+import type { Mailer } from '../mail/mailer';
+import type { PushDelivery, PushService } from '../push/service';
+import type { SiteDirectory } from '../sites/directory';
 
 export type NotifyEventType = 'new_message' | 'new_conversation' | 'like_received' | 'match';
 
@@ -54,7 +57,14 @@ export type NotifyResult =
   | { type: 'skipped'; reason: 'no_member' | 'deleted' | 'not_a_member' | 'disabled' }
   | { type: 'delivered'; push: ChannelOutcome<PushDelivery>; mail: ChannelOutcome<{ id: number }> };
 
-export type NotifyDeps = Pick<AppContext, 'db' | 'log' | 'mailer' | 'push' | 'sites'>;
+/** The part of the app context notify needs (named here so this module does not import the context). */
+export interface NotifyDeps {
+  db: Db;
+  log: Logger;
+  mailer: Mailer;
+  push: PushService;
+  sites: SiteDirectory;
+}
 
 /** The page an event's notification opens, as a path on the member's site. */
 export function linkFor(event: NotifyEvent): string {

@@ -3,7 +3,6 @@
  * session: to /admin/login (and back after it); the wrong role: 403. Pages do
  * `const staff = await requireStaff(Astro, ['moderator', 'admin']); if (staff instanceof Response) return staff;`
  */
-import type { AstroCookies } from 'astro';
 import type { StaffRole } from '../../db/schema';
 import type { RequestContext } from '../request-context';
 import type { StaffMember } from './accounts';
@@ -12,7 +11,8 @@ import { STAFF_COOKIE, staffForToken } from './sessions';
 export type { StaffMember };
 
 interface StaffPage {
-  cookies: AstroCookies;
+  /** The request's cookies (Astro's `cookies` fits). */
+  cookies: { get(name: string): { value: string } | undefined };
   locals: Pick<RequestContext, 'app'>;
   url: URL;
 }
