@@ -5,8 +5,9 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/db/schema';
-import { totpCode } from '../../src/server/staff/accounts';
+import { complaints, users } from '../../src/db/schema';
+import { createStaff, totpCode } from '../../src/server/staff/accounts';
+import { readAudit } from '../../src/server/staff/audit';
 import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
 import { startTestServer, type TestServer } from '../setup/server';
 
@@ -125,5 +126,33 @@ describe('back office login and roles', () => {
     expect((await asStaff(admin, `/admin/members/${memberId}`, { action: 'credits', amount: '-999999', reason: 'x', key: crypto.randomUUID() })).status).toBe(400);
     const audit = (await asStaff(admin, '/admin/audit')).text;
     for (const action of ['member.ban', 'member.unban', 'member.credits_grant']) expect(audit).toContain(`data-audit-action="${action}"`);
+  });
+
+  it('OPS-01 complaints: new ones oldest first, a note, an answer mailed to the complainant, then resolved; all audited', async () => {
+    const { db } = server.booted.app;
+    const [complaint] = await db.insert(complaints).values({ siteId: 1, userId: null, name: 'Piet', email: 'piet@example.com', subject: 'Nep-profiel?', message: 'Dit profiel lijkt nep.' }).returning({ id: complaints.id });
+    // A moderator of its own: a demo account's codes are used up by the tests before (a code is good once).
+    await createStaff(server.booted.app, { email: 'complaints-moderator@demo.test', name: 'Complaints', role: 'moderator', password: DEMO_STAFF_PASSWORD, totpSecret: DEMO_TOTP_SECRET });
+    const moderator = (await login('complaints-moderator@demo.test')).setCookies.staff_session!.value;
+    const post = (path: string, body: Record<string, string>) =>
+      server.request(path, { method: 'POST', cookies: { lang: 'en', staff_session: moderator }, headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form(body) });
+    const list = await server.request('/admin/complaints', { cookies: { lang: 'en', staff_session: moderator } });
+    expect(list.text).toContain(`data-complaint="${complaint!.id}"`);
+    const path = `/admin/complaints/${complaint!.id}`;
+    expect((await post(path, { action: 'note', text: '' })).status).toBe(400);
+    expect((await post(path, { action: 'note', text: 'Profiel bekeken, lijkt echt.' })).headers.location).toBe(`${path}?done=note`);
+    expect((await post(path, { action: 'answer', text: 'Dank je, we hebben het profiel gecontroleerd.' })).headers.location).toBe(`${path}?done=answer`);
+    const mails = (await server.booted.app.mailer.recent(50, 'piet@example.com')).filter((m) => m.kind === 'complaint_answer');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('we hebben het profiel gecontroleerd');
+    const page = await server.request(path, { cookies: { lang: 'en', staff_session: moderator } });
+    expect(page.text).toContain('data-complaint-status="in_progress"');
+    expect(page.text).toContain('data-note-kind="answer"');
+    expect((await post(path, { action: 'status', status: 'handled' })).headers.location).toBe(`${path}?done=status`);
+    expect((await post(path, { action: 'status', status: 'bogus' })).status).toBe(400);
+    expect((await server.request('/admin/complaints?status=handled', { cookies: { lang: 'en', staff_session: moderator } })).text).toContain(`data-complaint="${complaint!.id}"`);
+    expect((await server.request('/admin/complaints/999999', { cookies: { lang: 'en', staff_session: moderator } })).status).toBe(404);
+    const audit = (await readAudit(db, { target: { type: 'complaint', id: String(complaint!.id) } })).map((r) => r.action);
+    expect(audit.sort()).toEqual(['complaint.answer', 'complaint.note', 'complaint.status']);
   });
 });

@@ -15,6 +15,8 @@ export const pageEvents = pgTable('page_events', {
 });
 
 /** Complaints filed through /complaints (STA-03); handled by support (OPS-01). */
+export type ComplaintStatus = 'open' | 'in_progress' | 'handled';
+
 export const complaints = pgTable('complaints', {
   id: serial('id').primaryKey(),
   siteId: integer('site_id')
@@ -25,7 +27,8 @@ export const complaints = pgTable('complaints', {
   email: text('email').notNull(),
   subject: text('subject').notNull(),
   message: text('message').notNull(),
-  status: text('status').$type<'open' | 'handled'>().notNull().default('open'),
+  /** new ('open'), in progress, resolved ('handled') — the back office moves it (OPS-01). */
+  status: text('status').$type<ComplaintStatus>().notNull().default('open'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -59,3 +62,15 @@ export const invitationRequests = pgTable(
   },
   (t) => [uniqueIndex('invitation_requests_site_email').on(t.siteId, sql`lower(${t.email})`)],
 );
+
+/** What staff wrote about a complaint (OPS-01): an internal note, or the answer mailed to the complainant. */
+export const complaintNotes = pgTable('complaint_notes', {
+  id: serial('id').primaryKey(),
+  complaintId: integer('complaint_id')
+    .notNull()
+    .references(() => complaints.id, { onDelete: 'cascade' }),
+  staffId: integer('staff_id'),
+  kind: text('kind').$type<'note' | 'answer'>().notNull(),
+  text: text('text').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

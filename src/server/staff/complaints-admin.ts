@@ -1,0 +1,104 @@
+/**
+ * Complaints in the back office (OPS-01): the list by status (new, in progress, resolved), one complaint
+ * with its notes, the member it came from, status changes, internal notes, and an answer mailed to the
+ * complainant (kept as a note of kind 'answer'). Every change is audited in its transaction.
+ */
+import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { complaintNotes, complaints, staff, type ComplaintStatus } from '../../db/schema';
+import { createTranslator } from '../../i18n';
+import type { Clock } from '../clock';
+import { renderMail, siteSender } from '../mail/layout';
+import type { Mailer } from '../mail/mailer';
+import type { SiteDirectory } from '../sites/directory';
+import { audit } from './audit';
+import type { StaffMember } from './accounts';
+
+export const COMPLAINT_STATUSES: readonly ComplaintStatus[] = ['open', 'in_progress', 'handled'];
+
+export function isComplaintStatus(value: unknown): value is ComplaintStatus {
+  return typeof value === 'string' && (COMPLAINT_STATUSES as readonly string[]).includes(value);
+}
+
+export async function listComplaints(db: Db, options: { status?: ComplaintStatus; limit?: number } = {}) {
+  const where: SQL[] = [];
+  if (options.status) where.push(eq(complaints.status, options.status));
+  return db
+    .select()
+    .from(complaints)
+    .where(where.length ? and(...where) : undefined)
+    // Unresolved ones oldest first (who waited longest), resolved ones newest first.
+    .orderBy(options.status === 'handled' ? desc(complaints.id) : asc(complaints.id))
+    .limit(Math.min(options.limit ?? 100, 500));
+}
+
+export async function complaintDetail(db: Db, id: number) {
+  const [complaint] = await db.select().from(complaints).where(eq(complaints.id, id)).limit(1);
+  if (!complaint) return null;
+  const notes = await db
+    .select({ id: complaintNotes.id, kind: complaintNotes.kind, text: complaintNotes.text, createdAt: complaintNotes.createdAt, staff: staff.name })
+    .from(complaintNotes)
+    .leftJoin(staff, eq(staff.id, complaintNotes.staffId))
+    .where(eq(complaintNotes.complaintId, id))
+    .orderBy(asc(complaintNotes.id));
+  return { complaint, notes };
+}
+
+export interface ComplaintDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Pick<Mailer, 'send'>;
+  sites: Pick<SiteDirectory, 'forId'>;
+}
+
+export async function setComplaintStatus(deps: Pick<ComplaintDeps, 'db' | 'clock'>, by: StaffMember, id: number, status: ComplaintStatus): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const [before] = await tx.select({ status: complaints.status }).from(complaints).where(eq(complaints.id, id)).for('update');
+    if (!before) return false;
+    if (before.status === status) return true;
+    await tx.update(complaints).set({ status }).where(eq(complaints.id, id));
+    await audit(tx, { staffId: by.id, action: 'complaint.status', targetType: 'complaint', targetId: id, before: { status: before.status }, after: { status } }, deps.clock.now());
+    return true;
+  });
+}
+
+export async function addComplaintNote(deps: Pick<ComplaintDeps, 'db' | 'clock'>, by: StaffMember, id: number, text: string): Promise<'ok' | 'not_found' | 'empty'> {
+  const note = text.trim().slice(0, 5000);
+  if (note === '') return 'empty';
+  return deps.db.transaction(async (tx) => {
+    const [found] = await tx.select({ id: complaints.id }).from(complaints).where(eq(complaints.id, id));
+    if (!found) return 'not_found';
+    await tx.insert(complaintNotes).values({ complaintId: id, staffId: by.id, kind: 'note', text: note, createdAt: deps.clock.now() });
+    await audit(tx, { staffId: by.id, action: 'complaint.note', targetType: 'complaint', targetId: id, after: { note } }, deps.clock.now());
+    return 'ok';
+  });
+}
+
+/** Mails `text` to the complainant from the site (reply-to its support address) and keeps it as an answer note. */
+export async function answerComplaint(deps: ComplaintDeps, by: StaffMember, id: number, text: string): Promise<'ok' | 'not_found' | 'empty' | 'mail_failed'> {
+  const answer = text.trim().slice(0, 5000);
+  if (answer === '') return 'empty';
+  const [complaint] = await deps.db.select().from(complaints).where(eq(complaints.id, id)).limit(1);
+  if (!complaint) return 'not_found';
+  const site = await deps.sites.forId(complaint.siteId);
+  const t = createTranslator(site.settings.domain_language);
+  const body = renderMail(site, { heading: t('complaints:mail_answer_heading', { id }), paragraphs: answer.split(/\n{2,}/), footer: t('complaints:mail_footer') });
+  const sent = await deps.mailer.send({
+    siteId: site.settings.id,
+    userId: complaint.userId,
+    kind: 'complaint_answer',
+    to: complaint.email,
+    ...siteSender(site),
+    replyTo: site.settings.support_email,
+    subject: t('complaints:mail_answer_subject', { id, site: site.settings.name }),
+    ...body,
+  });
+  if (sent.type !== 'ok') return 'mail_failed';
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(complaintNotes).values({ complaintId: id, staffId: by.id, kind: 'answer', text: answer, createdAt: now });
+    if (complaint.status === 'open') await tx.update(complaints).set({ status: 'in_progress' }).where(eq(complaints.id, id));
+    await audit(tx, { staffId: by.id, action: 'complaint.answer', targetType: 'complaint', targetId: id, before: { status: complaint.status }, after: { status: complaint.status === 'open' ? 'in_progress' : complaint.status, mail: sent.id } }, now);
+  });
+  return 'ok';
+}
