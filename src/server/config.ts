@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseTrustedProxies, type TrustedProxies } from './http/proxy';
 import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts } from './push/service-hosts';
+import { parseFlaggedPhrases } from './staff/flagged-phrases';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -46,6 +47,11 @@ const envSchema = z.object({
   RENDER_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
   /** Minutes a member's unread messages wait before the unread reminder mail (at most one a day). */
   CHAT_REMINDER_QUIET_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  /**
+   * Phrases the operator console flags before an answer as a fictional profile goes (OPS-02: operators
+   * do not promise meetings): a comma list, any case; unset, a list in Dutch, English and German.
+   */
+  OPERATOR_FLAGGED_PHRASES: z.string().trim().max(5_000).optional(),
   /** Seed the demo sites, members and accounts when the database has no site yet. */
   SEED_DEMO: bool.default(true),
   /** Number of demo member profiles per site. */
@@ -109,6 +115,8 @@ export interface Config extends Env {
   trustedProxies: TrustedProxies | null;
   /** PUSH_SERVICE_HOSTS parsed (lower-cased, without repeats). */
   pushServiceHosts: string[];
+  /** OPERATOR_FLAGGED_PHRASES parsed, or the default list (src/server/staff/operator.ts). */
+  operatorFlaggedPhrases: string[];
 }
 
 export class ConfigError extends Error {
@@ -144,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     trustedProxies: e.TRUST_PROXY ? parseTrustedProxies(e.TRUSTED_PROXIES) : null,
     pushServiceHosts: parsePushServiceHosts(e.PUSH_SERVICE_HOSTS)!,
+    operatorFlaggedPhrases: parseFlaggedPhrases(e.OPERATOR_FLAGGED_PHRASES),
   };
 }
 

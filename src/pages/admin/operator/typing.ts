@@ -1,0 +1,21 @@
+/**
+ * POST /admin/operator/typing `{ conversation }` (OPS-02, OPS-05): the operator who holds the conversation
+ * is typing. The member's stream shows the fictional profile typing for a few seconds and the operator's
+ * lock is renewed; nothing is stored. Anyone else: 403 (no staff session or role) or 409 (not theirs).
+ */
+import { z } from 'zod';
+import { ApiError, endpoint, methodNotAllowed, readJson } from '../../../server/http/api';
+import { currentStaff } from '../../../server/staff/guard';
+import { operatorTyping } from '../../../server/staff/operator';
+
+const body = z.object({ conversation: z.number().int().min(1).max(2_147_483_647) }).strict();
+
+export const POST = endpoint(async (context) => {
+  const staff = await currentStaff(context);
+  if (!staff || (staff.role !== 'operator' && staff.role !== 'admin')) throw new ApiError('authentication_required');
+  const { conversation } = await readJson(context.request, body);
+  if (!(await operatorTyping(context.locals.app, staff, conversation))) throw new ApiError('conversation_not_found');
+  return new Response(null, { status: 204 });
+});
+
+export const ALL = methodNotAllowed;
