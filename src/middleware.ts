@@ -127,10 +127,10 @@ const loginGuard = defineMiddleware(async ({ redirect }, next) => {
  * cookie's language for the cookie's session, so it says which language (Content-Language) and that it
  * varies by cookie (Vary: Cookie). A member's page is never stored anywhere (`private, no-store`: it
  * holds their name, credits, conversations); a visitor's page may be kept by the browser only and must
- * be revalidated (`private, no-cache`) unless the page chose otherwise. Non-HTML answers (API, photos,
+ * be revalidated (`private, no-cache`) unless the page chose otherwise. Back-office pages are `no-store`. Non-HTML answers (API, photos,
  * robots.txt, sitemap) set their own Cache-Control. Every answer to an HTTPS request carries HSTS.
  */
-const headers = defineMiddleware(async ({ locals }, next) => {
+const headers = defineMiddleware(async ({ locals, url }, next) => {
   const response = await next();
   response.headers.set('x-request-id', locals.requestId);
   if (locals.secure) response.headers.set('strict-transport-security', HSTS);
@@ -139,7 +139,8 @@ const headers = defineMiddleware(async ({ locals }, next) => {
     response.headers.set('content-language', locals.lang);
     const vary = response.headers.get('vary') ?? '';
     if (!/(^|,)\s*(cookie|\*)\s*(,|$)/i.test(vary)) response.headers.append('vary', 'Cookie');
-    if (locals.user) response.headers.set('cache-control', 'private, no-store');
+    // The back office's pages hold what its staff may see: never stored, like a member's (PERF-01 too).
+    if (locals.user || url.pathname === '/admin' || url.pathname.startsWith('/admin/')) response.headers.set('cache-control', 'private, no-store');
     else if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'private, no-cache');
     // Astro wrote the page's Content-Security-Policy with the hashes of its inline scripts (decision 015).
     applyHtmlSecurityHeaders(response.headers, { dev: import.meta.env.DEV });

@@ -58,6 +58,31 @@ describe('render cache on the app (PERF-01)', () => {
     expect(memberAgain.text).not.toBe(visitor.text);
   });
 
+  it('PERF-01 OPS-04: a back-office page is never cached, whoever asks; a staff member\'s page never reaches anyone else', async () => {
+    const { createStaff, totpCode } = await import('../../src/server/staff/accounts');
+    const { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } = await import('../../src/server/staff/demo');
+    await createStaff(server.booted.app, { email: 'cache-check@ops.test', name: 'Cache check', role: 'admin', password: DEMO_STAFF_PASSWORD, totpSecret: DEMO_TOTP_SECRET });
+    const login = await server.request('/admin/login', {
+      method: 'POST',
+      cookies: { lang: 'en' },
+      headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'cache-check@ops.test', password: DEMO_STAFF_PASSWORD, code: totpCode(DEMO_TOTP_SECRET, new Date()) }).toString(),
+    });
+    const staff = login.setCookies.staff_session!.value;
+    for (const path of ['/admin', '/admin/operator', '/admin/figures']) {
+      const own = await server.request(path, { cookies: { lang: 'en', staff_session: staff } });
+      expect(own.status, path).toBe(200);
+      expect(own.headers['cache-control'], path).toBe('private, no-store');
+      expect(own.headers['x-cache'], path).toBeUndefined();
+      // The same path without the staff cookie: the login, never the staff member's page from memory.
+      const other = await server.request(path, { cookies: { lang: 'en' } });
+      expect(other.status, path).toBe(303);
+      expect(other.headers.location, path).toMatch(/^\/admin\/login/);
+    }
+    const loginPage = [await server.request('/admin/login', { cookies: VISITOR }), await server.request('/admin/login', { cookies: VISITOR })];
+    for (const res of loginPage) expect(res.headers['x-cache']).toBeUndefined();
+  });
+
   it('PERF-01: arriving with tracking parameters sets the tracking cookie and is never cached', async () => {
     for (let i = 0; i < 2; i++) {
       const res = await server.request('/?network=ads1&sub1=click', { cookies: VISITOR });

@@ -14,7 +14,8 @@
  *   and whether a valid tracking record is present (signup open or closed, CLI-04; pages branch on its
  *   presence, never show its values).
  *
- * Never cached: requests with a session cookie (members, and stale sessions the middleware clears),
+ * Never cached: requests with a session cookie (members, and stale sessions the middleware clears) or a
+ * staff cookie, the back office (/admin) whoever asks,
  * requests carrying tracking parameters (they set the tracking cookie), anything but GET/HEAD, and
  * answers other than a complete 200 text/html without `no-store` whose only cookie is the language
  * cookie. A response is stored only if no invalidation happened while it was rendered.
@@ -30,6 +31,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { SESSION_COOKIE } from '../auth/sessions';
+import { STAFF_COOKIE } from '../staff/sessions';
 import type { EventBus } from '../realtime/bus';
 import { LANGUAGE_COOKIE } from '../../shared/languages';
 import { ENTRY_COOKIE } from '../web/entry';
@@ -105,7 +107,9 @@ function decodeCookie(value: string | undefined): string | undefined {
   }
 }
 
-const KEY_COOKIES = [SESSION_COOKIE, LANGUAGE_COOKIE, ENTRY_COOKIE, TRACKING_COOKIE] as const;
+const KEY_COOKIES = [SESSION_COOKIE, STAFF_COOKIE, LANGUAGE_COOKIE, ENTRY_COOKIE, TRACKING_COOKIE] as const;
+/** The back office: staff pages are never a visitor's page, whatever cookies come with them. */
+const BACK_OFFICE = /^\/admin(?:[/?#]|$)/;
 const TRACKING_PARAM = new RegExp(`[?&](?:${TRACKING_KEYS.join('|')})=`);
 
 function headerText(value: string | string[] | undefined): string | undefined {
@@ -174,7 +178,7 @@ export class RenderCache {
     const url = req.url ?? '/';
     if (url.length > 2048 || (url.includes('?') && TRACKING_PARAM.test(url))) return null;
     const cookies = cookieValues(req.headers.cookie, KEY_COOKIES);
-    if (cookies.has(SESSION_COOKIE)) return null;
+    if (cookies.has(SESSION_COOKIE) || cookies.has(STAFF_COOKIE) || BACK_OFFICE.test(url)) return null;
     const host = (req.headers.host ?? '').toLowerCase();
     const tlsSocket = Boolean((req.socket as Partial<TLSSocket>).encrypted);
     let secure = tlsSocket;
