@@ -3,8 +3,9 @@
  * does (GET /api/events.php with the member's session cookie, one socket each) and does nothing else, so
  * the client side costs little. Run by plain `node` (type stripping), forked with an IPC channel:
  *
- *   parent → { type: 'open', port, host, tokens }   opens one stream per token, `CONCURRENCY` at a time,
- *                                                   each counted once its 'ready' event arrived
+ *   parent → { type: 'open', port, host, tokens, until }   opens one stream per token, `CONCURRENCY` at a
+ *                                                   time, each counted once its 'ready' event arrived;
+ *                                                   none started after `until` (epoch ms)
  *   child  → { type: 'opened', opened, failed, reasons }
  *   parent → { type: 'close' }                      ends every stream and exits
  */
@@ -18,6 +19,7 @@ interface Open {
   port: number;
   host: string;
   tokens: string[];
+  until: number;
 }
 
 function openOne(port: number, host: string, token: string): Promise<string | null> {
@@ -60,7 +62,7 @@ async function openAll(message: Open): Promise<void> {
   let failed = 0;
   const reasons: Record<string, number> = {};
   const worker = async () => {
-    while (next < message.tokens.length) {
+    while (next < message.tokens.length && Date.now() < message.until) {
       const token = message.tokens[next++]!;
       const why = await openOne(message.port, message.host, token);
       if (why === null) opened++;
@@ -71,6 +73,8 @@ async function openAll(message: Open): Promise<void> {
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const late = message.tokens.length - opened - failed;
+  if (late > 0) reasons['not started: the time for opening was up'] = late;
   process.send?.({ type: 'opened', opened, failed, reasons });
 }
 
