@@ -16,7 +16,7 @@ import type { Db } from '../../db/client';
 import { blocks, conversationMembers, messages, users } from '../../db/schema';
 import type { AppContext } from '../context';
 import { countLikeAttention } from '../members/likes-web';
-import type { BusEvents, BusTopic } from '../realtime/bus';
+import { listenForMember, type MemberEvent } from '../realtime/member-router';
 import { unreadTotal, type ChatMember } from './conversations';
 import type { ChatMessage } from './send';
 
@@ -120,6 +120,48 @@ export function openMemberStream(options: StreamOptions): ReadableStream<Uint8Ar
     send('counters', { unread_messages: unread, new_likes: likes.newLikes });
   };
 
+  function onEvent({ topic, payload: e }: MemberEvent): void {
+    switch (topic) {
+      case 'chat.message':
+        enqueue(async () => {
+          const m = await visibleMessage(app.db, member, e.messageId);
+          if (!m) return;
+          sendMessage(m);
+          if (e.recipientId === member.userId) await counters();
+        });
+        return;
+      case 'chat.read':
+        if (e.readerId === member.userId) enqueue(counters);
+        else if (e.otherId === member.userId)
+          enqueue(async () => {
+            // 'seen' only from a reader who sends receipts (CHT-10).
+            if (await sendsSignals(app.db, e.readerId)) send('read', { conversation: e.conversationId, reader: e.readerId, through: e.messageId });
+          });
+        return;
+      case 'chat.typing':
+        enqueue(async () => send('typing', { conversation: e.conversationId, member: e.typistId }));
+        return;
+      case 'chat.removed':
+        enqueue(async () => {
+          send('removed', { conversations: e.conversationIds });
+          await counters();
+        });
+        return;
+      case 'member.liked':
+        enqueue(async () => {
+          send('like', { from: e.likerId });
+          await counters();
+        });
+        return;
+      case 'member.matched':
+        enqueue(async () => send('match', { member: e.memberIds.find((id) => id !== member.userId) }));
+        return;
+      case 'member.blocked':
+        enqueue(counters);
+        return;
+    }
+  }
+
   function finish(retry = false): void {
     if (closed) return;
     if (retry) write(`retry: ${RETRY_MS}\n: the server is restarting\n\n`);
@@ -132,8 +174,6 @@ export function openMemberStream(options: StreamOptions): ReadableStream<Uint8Ar
     }
   }
 
-  const on = <T extends BusTopic>(topic: T, handler: (payload: BusEvents[T]) => void) => cleanups.push(app.bus.subscribe(topic, handler));
-
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controllerRef = controller;
@@ -143,46 +183,9 @@ export function openMemberStream(options: StreamOptions): ReadableStream<Uint8Ar
       beat.unref?.();
       cleanups.push(() => clearInterval(beat));
 
-      on('chat.message', (e) => {
-        if (e.senderId !== member.userId && e.recipientId !== member.userId) return;
-        enqueue(async () => {
-          const m = await visibleMessage(app.db, member, e.messageId);
-          if (!m) return;
-          sendMessage(m);
-          if (e.recipientId === member.userId) await counters();
-        });
-      });
-      on('chat.read', (e) => {
-        if (e.readerId === member.userId) enqueue(counters);
-        else if (e.otherId === member.userId)
-          enqueue(async () => {
-            // 'seen' only from a reader who sends receipts (CHT-10).
-            if (await sendsSignals(app.db, e.readerId)) send('read', { conversation: e.conversationId, reader: e.readerId, through: e.messageId });
-          });
-      });
-      on('chat.typing', (e) => {
-        if (e.otherId === member.userId) enqueue(async () => send('typing', { conversation: e.conversationId, member: e.typistId }));
-      });
-      on('chat.removed', (e) => {
-        if (e.userId === member.userId)
-          enqueue(async () => {
-            send('removed', { conversations: e.conversationIds });
-            await counters();
-          });
-      });
-      on('member.liked', (e) => {
-        if (e.likedId === member.userId)
-          enqueue(async () => {
-            send('like', { from: e.likerId });
-            await counters();
-          });
-      });
-      on('member.matched', (e) => {
-        if (e.memberIds.includes(member.userId)) enqueue(async () => send('match', { member: e.memberIds.find((id) => id !== member.userId) }));
-      });
-      on('member.blocked', (e) => {
-        if (e.blockerId === member.userId || e.blockedId === member.userId) enqueue(counters);
-      });
+      // One listener for every event about this member (the router finds it by member id, so an event
+      // costs a process a map lookup, not a call per open stream; docs/decisions/044).
+      cleanups.push(listenForMember(app.bus, member.userId, (event) => onEvent(event)));
 
       // First what was missed (from the database), then where things stand.
       enqueue(async () => {
