@@ -109,7 +109,13 @@ export interface SettingsUpdateDeps {
  * schemas as at load (settingsSchema, companyInfoSchema, siteTextTranslationsSchema), or nothing is
  * written. After the commit, 'site.changed' goes out for every site affected.
  */
-export async function updateSiteSettings(app: SettingsUpdateDeps, siteId: number, patch: SiteSettingsPatch): Promise<SiteSettingsUpdate> {
+export async function updateSiteSettings(
+  app: SettingsUpdateDeps,
+  siteId: number,
+  patch: SiteSettingsPatch,
+  /** Runs in the change's transaction when it succeeds (the back office writes its audit row here). */
+  inTransaction?: (tx: Parameters<Parameters<Db['transaction']>[0]>[0], siteIds: number[]) => Promise<void>,
+): Promise<SiteSettingsUpdate> {
   const issues: SettingsIssue[] = [];
   const settingsPatch = settingsPatchSchema.safeParse(patch.settings ?? {});
   if (!settingsPatch.success) issues.push(...toIssues('settings', settingsPatch.error.issues));
@@ -147,7 +153,9 @@ export async function updateSiteSettings(app: SettingsUpdateDeps, siteId: number
       await tx.update(companies).set(companySet).where(eq(companies.id, companyId));
       for (const s of await tx.select({ id: sites.id }).from(sites).where(eq(sites.companyId, companyId))) changed.add(s.id);
     }
-    return { type: 'ok', siteIds: [...changed].sort((a, b) => a - b) };
+    const siteIds = [...changed].sort((a, b) => a - b);
+    if (inTransaction) await inTransaction(tx, siteIds);
+    return { type: 'ok', siteIds };
   });
   // Announced after the commit: a process that reloads on the event must find the new row.
   if (outcome.type === 'ok') {
