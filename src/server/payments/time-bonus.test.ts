@@ -8,7 +8,7 @@ const at = (ms: number) => new Date(signup.getTime() + ms);
 
 describe('time bonus on the page (TB-01, TB-02)', () => {
   it('TB-02 the members area is members, members-id, chats, likes, likes-m-id and premium', () => {
-    for (const path of ['/members', '/members/', '/members/12', '/chats', '/likes', '/likes/sent', '/likes/m/12', '/premium']) expect(isMembersArea(path), path).toBe(true);
+    for (const path of ['/members', '/members/', '/members/12', '/chats', '/likes', '/likes/given', '/likes/m/12', '/premium']) expect(isMembersArea(path), path).toBe(true);
     for (const path of ['/', '/profile', '/credits', '/settings', '/chats/5', '/members/12/chat', '/members/12/landing', '/login', '/membersx']) expect(isMembersArea(path), path).toBe(false);
   });
 
