@@ -92,8 +92,8 @@ export function startTimeBonus(win: Window): void {
       if (dialog?.open) dialog.close();
     },
   });
-  if (!dialog || expired) return;
-  bindModal(doc, dialog, () => expired);
+  if (expired) return;
+  // Entering the members area is counted on any page with the banner, modal or not (credits may run out later).
   let storage: Storage | null = null;
   try {
     storage = win.sessionStorage;
@@ -102,5 +102,7 @@ export function startTimeBonus(win: Window): void {
   }
   const now = Date.now();
   const entered = enteredAt(storage, `time-bonus-entered:${banner.dataset.member ?? ''}`, now);
+  if (!dialog) return;
+  bindModal(doc, dialog, () => expired);
   opening = win.setTimeout(() => openModal(doc, dialog), modalDelay(entered, now));
 }
