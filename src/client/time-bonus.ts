@@ -8,13 +8,17 @@
  *   pages does not start the 40 s again. Closing it (button, Escape, backdrop) stores the dismissal
  *   (`POST /api/alert-dismiss.php {alert: 'time_bonus'}`); its "use the discount" button is a form post
  *   to the same endpoint that goes on to /credits, so it works without this script too.
+ * - Every 60 s it asks `GET /api/discountcode.php`: a bonus that ended elsewhere (paid in another tab) is
+ *   cleared here too, and a logged-out session logs the page out (CLI-02).
  * - Screen readers are not told every second: the timers are `role="timer"` with `aria-live="off"`.
  */
 import { api } from './api';
-import { formatCountdown, startCountdown } from '../shared/countdown';
+import { formatCountdown, startCountdown, type Countdown } from '../shared/countdown';
 
 /** SPEC §9: the modal opens 40 s after entering the members area. */
 export const MODAL_DELAY_MS = 40_000;
+/** How often the page asks the server whether the bonus still holds (the periodic refresh's pace, CLI-08). */
+export const RECHECK_MS = 60_000;
 
 /** When the member entered the members area: the stored time, else `now` (stored). Storage may be absent or refuse. */
 export function enteredAt(storage: Pick<Storage, 'getItem' | 'setItem'> | null, key: string, now: number): number {
@@ -77,22 +81,31 @@ export function startTimeBonus(win: Window): void {
   const timerTexts = [...doc.querySelectorAll<HTMLElement>('[data-time-bonus-timer]')];
   let expired = false;
   let opening: number | undefined;
-  startCountdown({
+  let recheck: number | undefined;
+  let countdown: Countdown | undefined;
+  // Cleared at zero, and when the server no longer has the bonus (paid or logged out in another tab).
+  const clear = () => {
+    expired = true;
+    banner.hidden = true;
+    win.clearTimeout(opening);
+    win.clearInterval(recheck);
+    countdown?.stop();
+    if (dialog?.open) dialog.close();
+  };
+  countdown = startCountdown({
     secondsLeft,
     timers: { now: () => Date.now(), setInterval: (run, ms) => win.setInterval(run, ms), clearInterval: (id) => win.clearInterval(id as number) },
     onTick: (left) => {
       const text = formatCountdown(left);
       for (const element of timerTexts) if (element.textContent !== text) element.textContent = text;
     },
-    onEnd: () => {
-      // Cleared at zero (TB-01): the banner goes, and the modal with it.
-      expired = true;
-      banner.hidden = true;
-      if (opening !== undefined) win.clearTimeout(opening);
-      if (dialog?.open) dialog.close();
-    },
+    onEnd: () => clear(),
   });
   if (expired) return;
+  // SPEC §6: the time bonus is reloaded periodically like the chats and likes (a 403 logs out, CLI-02).
+  recheck = win.setInterval(() => {
+    api.GET('/api/discountcode.php').then(({ data }) => data && data.discount?.kind !== 'time_bonus' && clear(), () => undefined);
+  }, RECHECK_MS);
   // Entering the members area is counted on any page with the banner, modal or not (credits may run out later).
   let storage: Storage | null = null;
   try {

@@ -132,4 +132,37 @@ test('TB-01 TB-02 the banner and the modal fit a 360 px phone; with reduced moti
   await modal.getByRole('button', { name: 'Close' }).click();
   await expect(modal).toBeHidden();
   expect((await dismissed).status()).toBe(200);
+  // The server's check a minute later keeps a bonus that still holds.
+  const rechecked = page.waitForResponse((res) => res.url().endsWith('/api/discountcode.php'));
+  await page.clock.runFor(61_000);
+  expect((await rechecked).status()).toBe(200);
+  await expect(page.locator('[data-time-bonus]')).toBeVisible();
+});
+
+test('TB-01 a banner open in one tab is cleared once the member buys in another (the page asks the server every 60 s)', async ({ page, context, baseURL }) => {
+  await english(page, baseURL!);
+  await page.clock.install();
+  const signup = await page.request.post('/api/signup.php', {
+    headers: XHR,
+    data: { email: `bonus-${randomBytes(5).toString('hex')}@example.com`, name: `Uma${randomBytes(2).toString('hex')}`, password: 'time bonus passphrase 2026', date_of_birth: '1990-09-09', gender: 'female', looking_for: 'male' },
+  });
+  expect(signup.status()).toBe(201);
+  await page.goto('/likes');
+  const banner = page.locator('[data-time-bonus="TIMEBONUS25"]');
+  await expect(banner).toBeVisible();
+
+  const other = await context.newPage();
+  await other.goto('/credits');
+  await other.locator('[data-package]').first().click();
+  await other.getByLabel(/^Credit card/).check();
+  await other.getByRole('button', { name: 'Continue' }).click();
+  await expect(other.locator('[data-order-summary]')).toContainText('TIMEBONUS25');
+  await other.locator('[data-pay]').click();
+  await other.getByRole('button', { name: 'Paid', exact: true }).click();
+  await expect(other.getByRole('heading', { name: 'Payment completed' })).toBeVisible();
+  await other.close();
+
+  await expect(banner).toBeVisible();
+  await page.clock.runFor(61_000);
+  await expect(banner).toBeHidden();
 });
