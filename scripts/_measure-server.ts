@@ -27,8 +27,11 @@ export interface PageTypeBudget {
   eagerJs?: number;
   /** Most gzip bytes of CSS a page may load. */
   css: number;
-  /** Log in as the demo member before fetching. */
-  member?: boolean;
+  /**
+   * Log in as the demo member before fetching; `new`: as a member who signs up just before (their time
+   * bonus is running, TB-01, so members-area pages carry its banner and script).
+   */
+  member?: boolean | 'new';
   /** A missing URL of this type fails the check (else it is only reported). */
   required: boolean;
   why: string;
@@ -122,5 +125,23 @@ export async function loginCookie(port: number, email: string, password: string,
   const setCookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
   const session = setCookies.map((c) => c.split(';')[0]!).find((c) => c.startsWith('session='));
   if (res.status !== 200 || !session) throw new Error(`login as ${email} failed: HTTP ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
+  return session;
+}
+
+/**
+ * Signs up a new member through `POST /api/signup.php` (logged in at once) and returns the session cookie:
+ * the pages as someone who joined a moment ago sees them (the time bonus running, TB-01).
+ */
+export async function signupCookie(port: number, host = 'localhost'): Promise<string> {
+  const tag = Math.random().toString(36).slice(2, 10);
+  const res = await rawRequest(port, '/api/signup.php', {
+    host,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', cookie: VISITOR_COOKIES },
+    body: JSON.stringify({ email: `size-${tag}@example.com`, name: `Size${tag.slice(0, 4)}`, password: 'size check passphrase 2026', date_of_birth: '1990-01-01', gender: 'female', looking_for: 'male' }),
+  });
+  const setCookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  const session = setCookies.map((c) => c.split(';')[0]!).find((c) => c.startsWith('session='));
+  if (res.status !== 201 || !session) throw new Error(`signup failed: HTTP ${res.status} ${res.body.toString('utf8').slice(0, 200)}`);
   return session;
 }

@@ -1,7 +1,8 @@
 /**
  * Size budgets (budgets.json): how many compressed bytes of JavaScript and CSS each page type makes a
  * browser load. Starts the built app (in-memory database), fetches the representative URLs of every page
- * type as a Dutch visitor who accepted the entry warning (members: logged in as the demo member), and
+ * type as a Dutch visitor who accepted the entry warning (members: logged in as the demo member, or as a
+ * member who signed up just before: `"member": "new"`), and
  * collects per page:
  * - JavaScript: every `<script src>`, `<link rel=modulepreload>`, the static imports inside those files
  *   (followed through /_astro/*.js), inline `<script>`s, and the component, renderer and their imports of
@@ -22,7 +23,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { DEMO_ACCOUNTS } from '../src/db/seed';
-import { loginCookie, rawRequest, readBudgets, startMeasureServer, VISITOR_COOKIES, type MeasureServer } from './_measure-server';
+import { loginCookie, rawRequest, readBudgets, signupCookie, startMeasureServer, VISITOR_COOKIES, type MeasureServer } from './_measure-server';
 
 interface Asset {
   url: string;
@@ -164,7 +165,9 @@ async function main(): Promise<number> {
     let memberCookie: string | undefined;
     for (const [type, budget] of Object.entries(budgets.pageTypes)) {
       let cookie = VISITOR_COOKIES;
-      if (budget.member) {
+      if (budget.member === 'new') {
+        cookie = `${VISITOR_COOKIES}; ${await signupCookie(server.port)}`;
+      } else if (budget.member) {
         memberCookie ??= await loginCookie(server.port, DEMO_ACCOUNTS.free.email, DEMO_ACCOUNTS.free.password);
         cookie = `${VISITOR_COOKIES}; ${memberCookie}`;
       }
