@@ -14,3 +14,4 @@ export * from './social';
 export * from './chat';
 export * from './payments';
 export * from './staff';
+export * from './directdebit';
