@@ -146,7 +146,10 @@ export async function submitDetails(deps: DirectDebitDeps, input: SubmitInput): 
       .returning();
     return row!;
   });
-  return (await sendCode(deps, mandate, input.smsText)) ? { type: 'sent', mandate } : { type: 'sms_failed' };
+  if (await sendCode(deps, mandate, input.smsText)) return { type: 'sent', mandate };
+  // The code never reached the member: the request ends here, as if it had not been made.
+  await db.update(directDebitMandates).set({ status: 'abandoned' }).where(and(eq(directDebitMandates.id, mandate.id), eq(directDebitMandates.status, 'pending')));
+  return { type: 'sms_failed' };
 }
 
 /** A new code for the mandate (the older ones stop counting: only the newest is checked), sent by SMS. */
