@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { and, desc, eq } from 'drizzle-orm';
 import { composeIBAN } from 'ibantools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditPackages, directDebitAccounts, directDebitBlocklist, directDebitCodes, directDebitMandates, loginThrottle, payments, profiles, smsOutbox, users } from '../../src/db/schema';
+import { creditPackages, directDebitAccounts, directDebitBlocklist, directDebitCodes, directDebitMandates, loginThrottle, payments, profiles, smsOutbox } from '../../src/db/schema';
 import { maskIban, maskMobile } from '../../src/server/directdebit/validate';
 import { startTestServer, type TestServer } from '../setup/server';
 

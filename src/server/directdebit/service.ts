@@ -6,13 +6,11 @@
  * - `confirmCode`: the newest code of the member's pending mandate, used once. A wrong code counts on
  *   the member; the third in a row makes the account 'blocked for direct debit' (SPEC §4). A right one
  *   makes the mandate the member's active one (an older active one is replaced).
- * - `directDebitLimitReached`: what the member has had collected by direct debit (pending and paid)
- *   within the period, plus the new amount, against the configured limit.
  */
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, gte, inArray, isNull, ne, or, sql, sum } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { appSecrets, directDebitAccounts, directDebitBlocklist, directDebitCodes, directDebitMandates, payments } from '../../db/schema';
+import { appSecrets, directDebitAccounts, directDebitBlocklist, directDebitCodes, directDebitMandates } from '../../db/schema';
 import { consumeAllowance, type ThrottleRule } from '../auth/throttle';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
@@ -254,25 +252,4 @@ async function countWrongCode(db: Db, userId: number, now: Date): Promise<number
     })
     .returning({ wrongCodes: directDebitAccounts.wrongCodes });
   return row!.wrongCodes;
-}
-
-export interface DirectDebitLimit {
-  cents: number;
-  days: number;
-}
-
-/** Cents collected or being collected by direct debit from the member since `since`. */
-export async function directDebitUsage(db: Db, memberId: number, since: Date): Promise<number> {
-  const [row] = await db
-    .select({ total: sum(payments.amountCents) })
-    .from(payments)
-    .where(and(eq(payments.userId, memberId), eq(payments.method, 'directdebit'), inArray(payments.status, ['pending', 'paid']), gte(payments.createdAt, since)));
-  return Number(row?.total ?? 0);
-}
-
-/** Would `amountCents` more take the member over the limit of the period ending `now`? */
-export async function directDebitLimitReached(db: Db, input: { memberId: number; amountCents: number; limit: DirectDebitLimit; now: Date }): Promise<boolean> {
-  const since = new Date(input.now.getTime() - input.limit.days * 24 * 3600_000);
-  const used = await directDebitUsage(db, input.memberId, since);
-  return used + input.amountCents > input.limit.cents;
 }

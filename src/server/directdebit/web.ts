@@ -1,6 +1,7 @@
 /** What the direct-debit page and the credits pages share: the deps of a request and the configured limit. */
 import type { RequestContext } from '../request-context';
-import { activeMandate, memberState, type DirectDebitDeps, type DirectDebitLimit } from './service';
+import type { DirectDebitLimit } from './limit';
+import { activeMandate, memberState, type DirectDebitDeps } from './service';
 import { smsProvider } from './sms';
 
 export function directDebitDeps(ctx: Pick<RequestContext, 'app'>): DirectDebitDeps {

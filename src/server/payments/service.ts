@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { creditPackages, discountRedemptions, payments, sites, users, type PaymentStatus } from '../../db/schema';
 import type { Clock } from '../clock';
 import { grant, spend, type DbTransaction } from '../credits/ledger';
-import { directDebitLimitReached, type DirectDebitLimit } from '../directdebit/service';
+import { directDebitLimitReached, type DirectDebitLimit } from '../directdebit/limit';
 import type { Logger } from '../logger';
 import { activeDiscount, checkCode, discountCents, storedCodeId, type Discount, type DiscountMember, type DiscountRefusal } from './discounts';
 import { ProviderError, type PaymentMethod, type PaymentProvider, type WebhookRequest } from './provider';
