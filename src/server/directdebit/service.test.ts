@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../tests/setup/kit';
 import { createTestDatabase, databaseKinds } from '../../../tests/setup/databases';
 import { openDatabase, type Db } from '../../db/client';
-import { directDebitAccounts, directDebitMandates, payments, sites, users } from '../../db/schema';
+import { directDebitAccounts, directDebitCodes, directDebitMandates, payments, sites, users } from '../../db/schema';
+import { eraseDeletedAccounts } from '../jobs/erase-deleted';
 import { seedDemo } from '../../db/seed';
 import { LocalPhotoStore } from '../photos/store';
 import { CODE_TTL_MS } from './codes';
@@ -41,7 +42,7 @@ const form = (mobile: string) => ({ accountHolder: 'Anna de Vries', iban: 'NL91A
 const smsText = (code: string) => `code ${code}`;
 
 describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
-  it('DD-02 concurrent confirmations take a code once; concurrent wrong codes block (none lost before the third); codes expire on the clock; one active mandate; the limit per period', async () => {
+  it('DD-02 concurrent confirmations take a code once; concurrent wrong codes block (none lost before the third); codes expire on the clock; one active mandate; the limit per period; erasure keeps only the reference', async () => {
     const test = await createTestDatabase(kind);
     const database = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
     const clock = new FakeClock();
@@ -100,6 +101,14 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
       await pay(9_000, 'directdebit', 'paid', new Date(now.getTime() - 31 * 24 * 3600_000));
       expect(await directDebitLimitReached(db, { memberId: c, amountCents: 1_000, limit, now })).toBe(false);
       expect(await directDebitLimitReached(db, { memberId: c, amountCents: 1_001, limit, now })).toBe(true);
+
+      // Erasure of a deleted account (GDPR-01): the mandate keeps its reference, not the person's data.
+      await db.update(users).set({ status: 'deleted', deletedAt: new Date(now.getTime() - 15 * 24 * 3600_000) }).where(eq(users.id, c));
+      expect((await eraseDeletedAccounts({ db, clock, photos: new LocalPhotoStore(await mkdtemp(`${tmpdir()}/dd-`)) })).erased).toContain(c);
+      const [erased] = await db.select().from(directDebitMandates).where(eq(directDebitMandates.userId, c));
+      expect(erased).toMatchObject({ status: 'active', accountHolder: 'deleted', street: '', city: '', mobile: '', iban: 'NL**4300' });
+      expect(erased!.reference).toMatch(/^DD\d+-/);
+      expect(await db.select().from(directDebitCodes).where(eq(directDebitCodes.userId, c))).toEqual([]);
     } finally {
       await database.close();
       await test.drop();
