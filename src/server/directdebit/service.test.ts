@@ -12,6 +12,8 @@ import { createTestDatabase, databaseKinds } from '../../../tests/setup/database
 import { openDatabase, type Db } from '../../db/client';
 import { directDebitAccounts, directDebitCodes, directDebitMandates, payments, sites, users } from '../../db/schema';
 import { eraseDeletedAccounts } from '../jobs/erase-deleted';
+import { exportUserData } from '../accounts/data-export';
+import { SiteDirectory } from '../sites/directory';
 import { seedDemo } from '../../db/seed';
 import { LocalPhotoStore } from '../photos/store';
 import { CODE_TTL_MS } from './codes';
@@ -102,6 +104,12 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
       expect(await directDebitLimitReached(db, { memberId: c, amountCents: 1_000, limit, now })).toBe(false);
       expect(await directDebitLimitReached(db, { memberId: c, amountCents: 1_001, limit, now })).toBe(true);
 
+      // The member's data export (GDPR-01) holds the mandates and the SMS, never a code's hash.
+      const exported = await exportUserData(db, await new SiteDirectory(db, clock, 0).forHost('localhost'), c, now);
+      expect(exported!.direct_debit.mandates).toEqual([expect.objectContaining({ status: 'active', iban: 'NL91ABNA0417164300', mobile: '+31611111115' })]);
+      expect(exported!.direct_debit.blocked_at).toBeNull();
+      expect(JSON.stringify(exported)).not.toContain('code_hash');
+
       // Erasure of a deleted account (GDPR-01): the mandate keeps its reference, not the person's data.
       await db.update(users).set({ status: 'deleted', deletedAt: new Date(now.getTime() - 15 * 24 * 3600_000) }).where(eq(users.id, c));
       expect((await eraseDeletedAccounts({ db, clock, photos: new LocalPhotoStore(await mkdtemp(`${tmpdir()}/dd-`)) })).erased).toContain(c);
@@ -113,5 +121,5 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
       await database.close();
       await test.drop();
     }
-  });
+  }, 120_000);
 });
