@@ -106,7 +106,7 @@ test('DD-02 a wrong SMS code three times blocks the account for direct debit', a
   await fillMandate(page, number.typed);
   const code = await codeFromViewer(page, number.e164);
   const wrong = code === '000000' ? '111111' : '000000';
-  for (const left of ['2 attempts left', '1 attempts left']) {
+  for (const left of ['Attempts left: 2.', 'Attempts left: 1.']) {
     await page.getByRole('textbox', { name: 'SMS code' }).fill(wrong);
     await page.getByRole('button', { name: 'Confirm mandate' }).click();
     await expect(page.locator('[data-field-error="code"]')).toContainText(left);

@@ -201,7 +201,7 @@ describe('direct debit', () => {
     const second = h.codeIn((await h.smsTo(e164(fields.mobile)))[0]!.text);
     if (second !== first) {
       const old = await h.post(who, '/directdebit', { step: 'confirm', code: first });
-      expect(old.text).toContain('This code is not correct. You have 2 attempts left.');
+      expect(old.text).toContain('This code is not correct. Attempts left: 2.');
     }
     expect((await h.post(who, '/directdebit', { step: 'confirm', code: second })).status).toBe(303);
     expect((await h.mandatesOf(who.id))[0]!.status).toBe('active');
@@ -215,8 +215,8 @@ describe('direct debit', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const malformed = await h.post(who, '/directdebit', { step: 'confirm', code: '12ab' });
     expect(malformed.text).toContain('Enter the 6-digit code from the SMS.');
-    expect((await h.post(who, '/directdebit', { step: 'confirm', code: wrong })).text).toContain('You have 2 attempts left.');
-    expect((await h.post(who, '/directdebit', { step: 'confirm', code: wrong })).text).toContain('You have 1 attempts left.');
+    expect((await h.post(who, '/directdebit', { step: 'confirm', code: wrong })).text).toContain('Attempts left: 2.');
+    expect((await h.post(who, '/directdebit', { step: 'confirm', code: wrong })).text).toContain('Attempts left: 1.');
     const third = await h.post(who, '/directdebit', { step: 'confirm', code: wrong });
     expect(third.status).toBe(403);
     expect(third.text).toContain('You entered a wrong code three times. Your account is now blocked for direct debit.');
