@@ -89,6 +89,23 @@ const envSchema = z.object({
   PAYNL_API_TOKEN: z.string().min(20).optional(),
   PAYNL_SERVICE_ID: z.string().regex(/^SL-[0-9]{4}-[0-9]{4}$/, 'must look like SL-1234-5678').optional(),
   PAYNL_API_URL: z.string().url().default('https://connect.pay.nl'),
+  /**
+   * SEPA direct debit (DD-01, DD-02; docs/decisions/042-direct-debit-and-sms.md): the most a member may
+   * have collected by direct debit (pending and paid, in cents) within DIRECT_DEBIT_LIMIT_DAYS days.
+   */
+  DIRECT_DEBIT_LIMIT_CENTS: z.coerce.number().int().min(0).max(100_000_000).default(15_000),
+  DIRECT_DEBIT_LIMIT_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * An HTTP SMS gateway for the direct-debit codes: with URL and token set, codes are sent there (JSON
+   * POST with a bearer token); without them they stay in the SMS outbox read through /dev/sms.
+   */
+  SMS_GATEWAY_URL: z.string().url().regex(/^https?:\/\//, 'must be an http(s) URL').optional(),
+  SMS_GATEWAY_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
+  /** The sender shown on the phone: up to 11 letters and digits, or a number in E.164. */
+  SMS_SENDER: z
+    .string()
+    .regex(/^([A-Za-z0-9]{1,11}|\+[1-9][0-9]{6,14})$/, 'must be up to 11 letters and digits or a number like +3197010000000')
+    .default('DatingSite'),
   /** Pending payments older than this many minutes are asked for again by the reconcile job. */
   PAYMENTS_RECONCILE_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   /**

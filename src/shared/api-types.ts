@@ -918,6 +918,35 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
             }[];
+            /** @description Direct-debit mandates (DD-01), the SMS sent for them and the 'blocked for direct debit' state (DD-02); never a code or its hash */
+            direct_debit: {
+                /** Format: date-time */
+                blocked_at: string | null;
+                mandates: {
+                    reference: string;
+                    /** @enum {string} */
+                    status: "pending" | "active" | "replaced" | "abandoned";
+                    account_holder: string;
+                    iban: string;
+                    street: string;
+                    house_number: string;
+                    zip: string;
+                    city: string;
+                    mobile: string;
+                    /** Format: date-time */
+                    created_at: string;
+                    /** Format: date-time */
+                    confirmed_at: string | null;
+                }[];
+                sms: {
+                    to: string;
+                    text: string;
+                    /** @enum {string} */
+                    status: "outbox" | "sent" | "failed";
+                    /** Format: date-time */
+                    created_at: string;
+                }[];
+            };
         };
         /** @description The browser's `PushSubscription.toJSON()`; the endpoint must be HTTPS */
         PushSubscription: {

@@ -14,4 +14,5 @@ export * from './social';
 export * from './chat';
 export * from './payments';
 export * from './staff';
+export * from './directdebit';
 export * from './operators';

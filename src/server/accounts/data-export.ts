@@ -1,12 +1,12 @@
 /**
  * "Download my data" (GDPR-01, GDPR art. 15 and 20): everything the platform keeps about one member, as
  * one JSON document. Secrets are left out (password hash, session and link tokens); everything else
- * about the member is in: account, profile, photos, sessions, credit ledger, payments, mails sent to them and the
- * page events their browser reported. Mails count when they were sent for the account or to its address.
+ * about the member is in: account, profile, photos, sessions, credit ledger, payments, direct-debit mandates
+ * and SMS (not the codes' hashes), mails sent to them and the page events their browser reported. Mails count when they were sent for the account or to its address.
  */
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { creditLedger, mailOutbox, pageEvents, payments, photos, profiles, pushSubscriptions, regions, sessions, users } from '../../db/schema';
+import { creditLedger, directDebitAccounts, directDebitMandates, mailOutbox, pageEvents, payments, photos, profiles, pushSubscriptions, regions, sessions, smsOutbox, users } from '../../db/schema';
 import type { Site } from '../sites/directory';
 
 export const DATA_EXPORT_VERSION = 1;
@@ -59,13 +59,18 @@ export interface UserDataExport {
   mails: Array<{ kind: string; subject: string; to: string; status: string; created_at: string }>;
   page_events: Array<{ kind: string; path: string; duration_ms: number | null; created_at: string }>;
   push_subscriptions: Array<{ endpoint: string; created_at: string }>;
+  direct_debit: {
+    blocked_at: string | null;
+    mandates: Array<{ reference: string; status: string; account_holder: string; iban: string; street: string; house_number: string; zip: string; city: string; mobile: string; created_at: string; confirmed_at: string | null }>;
+    sms: Array<{ to: string; text: string; status: string; created_at: string }>;
+  };
 }
 
 /** Collects the member's data; null when there is no such member on this site. */
 export async function exportUserData(db: Db, site: Site, userId: number, now: Date): Promise<UserDataExport | null> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user || user.siteId !== site.settings.id) return null;
-  const [[profileRow], photoRows, sessionRows, ledgerRows, mailRows, eventRows, pushRows, paymentRows] = await Promise.all([
+  const [[profileRow], photoRows, sessionRows, ledgerRows, mailRows, eventRows, pushRows, paymentRows, mandateRows, smsRows, [ddState]] = await Promise.all([
     db.select({ profile: profiles, region: regions.name }).from(profiles).leftJoin(regions, eq(regions.id, profiles.regionId)).where(eq(profiles.userId, userId)).limit(1),
     db.select().from(photos).where(eq(photos.userId, userId)).orderBy(asc(photos.createdAt), asc(photos.id)),
     db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.createdAt)),
@@ -74,6 +79,9 @@ export async function exportUserData(db: Db, site: Site, userId: number, now: Da
     db.select().from(pageEvents).where(eq(pageEvents.userId, userId)).orderBy(asc(pageEvents.createdAt), asc(pageEvents.id)),
     db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).orderBy(asc(pushSubscriptions.createdAt)),
     db.select().from(payments).where(eq(payments.userId, userId)).orderBy(asc(payments.createdAt), asc(payments.id)),
+    db.select().from(directDebitMandates).where(eq(directDebitMandates.userId, userId)).orderBy(asc(directDebitMandates.id)),
+    db.select().from(smsOutbox).where(eq(smsOutbox.userId, userId)).orderBy(asc(smsOutbox.id)),
+    db.select({ blockedAt: directDebitAccounts.blockedAt }).from(directDebitAccounts).where(eq(directDebitAccounts.userId, userId)).limit(1),
   ]);
   const p = profileRow?.profile;
   return {
@@ -142,6 +150,23 @@ export async function exportUserData(db: Db, site: Site, userId: number, now: Da
     mails: mailRows.map((r) => ({ kind: r.kind, subject: r.subject, to: r.toAddress, status: r.status, created_at: r.createdAt.toISOString() })),
     page_events: eventRows.map((r) => ({ kind: r.kind, path: r.path, duration_ms: r.durationMs, created_at: r.createdAt.toISOString() })),
     push_subscriptions: pushRows.map((r) => ({ endpoint: r.endpoint, created_at: r.createdAt.toISOString() })),
+    direct_debit: {
+      blocked_at: iso(ddState?.blockedAt ?? null),
+      mandates: mandateRows.map((r) => ({
+        reference: r.reference,
+        status: r.status,
+        account_holder: r.accountHolder,
+        iban: r.iban,
+        street: r.street,
+        house_number: r.houseNumber,
+        zip: r.zip,
+        city: r.city,
+        mobile: r.mobile,
+        created_at: r.createdAt.toISOString(),
+        confirmed_at: iso(r.confirmedAt),
+      })),
+      sms: smsRows.map((r) => ({ to: r.toNumber, text: r.text, status: r.status, created_at: r.createdAt.toISOString() })),
+    },
   };
 }
 

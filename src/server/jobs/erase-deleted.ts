@@ -6,14 +6,16 @@
  *   the birth date cut to 1 January of its year (the row needs one), hidden;
  * - the e-mail address becomes `deleted-<id>@invalid`, the password hash, tracking record and signup
  *   message are cleared;
- * - sessions, account tokens, push subscriptions, mails sent to the member and their page events are removed.
+ * - sessions, account tokens, push subscriptions, mails sent to the member and their page events are removed;
+ * - direct-debit codes and SMS are removed, mandates keep only their reference, status and the IBAN's
+ *   country and last four digits.
  * Each account is erased in its own transaction, conditional on still being deleted and past the
  * grace period, so a reactivation at the same moment wins or loses cleanly. Files go after the commit:
  * a crash in between leaves unreferenced files, never rows without their files.
  */
 import { and, eq, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accountTokens, mailOutbox, pageEvents, photos, profiles, pushSubscriptions, sessions, users } from '../../db/schema';
+import { accountTokens, directDebitCodes, directDebitMandates, mailOutbox, pageEvents, photos, profiles, pushSubscriptions, sessions, smsOutbox, users } from '../../db/schema';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import type { PhotoStore } from '../photos/store';
@@ -107,6 +109,14 @@ export async function eraseDeletedAccounts(deps: EraseDeps, options: { batch?: n
         .delete(mailOutbox)
         .where(or(eq(mailOutbox.userId, id), and(eq(mailOutbox.siteId, before.siteId), sql`lower(${mailOutbox.toAddress}) = ${before.email.toLowerCase()}`)));
       await tx.delete(pageEvents).where(eq(pageEvents.userId, id));
+      // Direct debit (DD-01): codes and SMS go; a mandate keeps its reference and status (payments name
+      // it) but not the holder, address, number or account (only the IBAN's country and last four digits).
+      await tx.delete(directDebitCodes).where(eq(directDebitCodes.userId, id));
+      await tx.delete(smsOutbox).where(eq(smsOutbox.userId, id));
+      await tx
+        .update(directDebitMandates)
+        .set({ accountHolder: 'deleted', street: '', houseNumber: '', zip: '', city: '', mobile: '', iban: sql`left(${directDebitMandates.iban}, 2) || '**' || right(${directDebitMandates.iban}, 4)` })
+        .where(eq(directDebitMandates.userId, id));
       return removed.flatMap((r) => [r.filename, r.thumbFilename]);
     });
     if (files === null) continue;

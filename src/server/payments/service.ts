@@ -15,6 +15,7 @@ import type { Db } from '../../db/client';
 import { creditPackages, discountRedemptions, payments, sites, users, type PaymentStatus } from '../../db/schema';
 import type { Clock } from '../clock';
 import { grant, spend, type DbTransaction } from '../credits/ledger';
+import { directDebitLimitReached, type DirectDebitLimit } from '../directdebit/limit';
 import type { Logger } from '../logger';
 import { activeDiscount, checkCode, discountCents, storedCodeId, type Discount, type DiscountMember, type DiscountRefusal } from './discounts';
 import { ProviderError, type PaymentMethod, type PaymentProvider, type WebhookRequest } from './provider';
@@ -71,10 +72,22 @@ export interface StartPaymentInput {
   idempotencyKey: string;
   /** Our origin for the return and webhook URLs. */
   origin: string;
+  /** The member's active direct-debit mandate (DD-01), looked up by the caller; required for 'directdebit'. */
   mandateReference?: string | null;
+  /** The most a member may have collected by direct debit per period (DD-02, CRD-08). */
+  directDebitLimit?: DirectDebitLimit | null;
 }
 
-export type StartRefusal = 'package_not_found' | 'method_unavailable' | 'issuer_required' | 'issuer_unknown' | 'invalid_request' | DiscountRefusal | 'provider_unavailable';
+export type StartRefusal =
+  | 'package_not_found'
+  | 'method_unavailable'
+  | 'issuer_required'
+  | 'issuer_unknown'
+  | 'invalid_request'
+  | DiscountRefusal
+  | 'provider_unavailable'
+  | 'directdebit_mandate_required'
+  | 'directdebit_limit_reached';
 
 export type StartResult = { type: 'ok'; payment: Payment; checkoutUrl: string | null; replayed: boolean } | { type: 'error'; reason: StartRefusal };
 
@@ -122,6 +135,12 @@ export async function startPayment(deps: PaymentDeps, input: StartPaymentInput):
     const discount = await resolveDiscount(db, { member: input.member, siteId: input.siteId, code: input.code, now });
     if (!discount.ok) return { type: 'error', reason: discount.reason };
     const price = quote(pkg, discount.discount, offer.transactionCostCents);
+    if (offer.id === 'directdebit') {
+      if (!input.mandateReference) return { type: 'error', reason: 'directdebit_mandate_required' };
+      if (input.directDebitLimit && (await directDebitLimitReached(db, { memberId: input.member.id, amountCents: price.amountCents, limit: input.directDebitLimit, now }))) {
+        return { type: 'error', reason: 'directdebit_limit_reached' };
+      }
+    }
     const [inserted] = await db
       .insert(payments)
       .values({

@@ -43,11 +43,13 @@ export function formatRate(basisPoints: number, lang: string): string {
 export function refusalStatus(reason: StartRefusal): number {
   if (reason === 'package_not_found') return 404;
   if (reason === 'provider_unavailable') return 502;
+  if (reason === 'directdebit_limit_reached') return 403;
   return 400;
 }
 
 /** The translation key of a refused start: discount refusals share the API's error texts. */
 export function refusalKey(reason: StartRefusal): string {
+  if (reason.startsWith('directdebit_')) return `directdebit:${reason.slice('directdebit_'.length)}`;
   return reason.startsWith('discount_') ? `errors:${reason}` : `credits:refused_${reason}`;
 }
 

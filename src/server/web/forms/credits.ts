@@ -10,6 +10,7 @@ import { checkCode } from '../../payments/discounts';
 import { isPaymentMethod } from '../../payments/provider';
 import { findPackage, startPayment } from '../../payments/service';
 import { discountMember, paymentDeps, refusalKey, refusalStatus } from '../../payments/web';
+import { directDebitLimit, mandateForPayment } from '../../directdebit/web';
 import type { RequestContext } from '../../request-context';
 import { invalid, redirect, type SingleActionSpec } from '../form-action';
 
@@ -50,6 +51,14 @@ export function creditsPayForm(ctx: Ctx, user: Member, input: { packageId: numbe
   return {
     handle: async (form) => {
       const deps = await paymentDeps(ctx);
+      // Direct debit (DD-01): the member's own active mandate, looked up here, never taken from the form.
+      let mandateReference: string | null = null;
+      if (input.method === 'directdebit') {
+        const mandate = await mandateForPayment(ctx, user.id);
+        if (mandate.type === 'blocked') return invalid(403, { formError: ctx.t('directdebit:blocked'), reason: 'directdebit_blocked' });
+        if (mandate.type === 'none') return redirect(`/directdebit?package=${input.packageId}`);
+        mandateReference = mandate.reference;
+      }
       const result = await startPayment(deps, {
         siteId: ctx.site.settings.id,
         siteName: ctx.site.settings.name,
@@ -62,7 +71,8 @@ export function creditsPayForm(ctx: Ctx, user: Member, input: { packageId: numbe
         idempotencyKey: form.text('key'),
         // The registered origin, never a forged Host header: the provider is sent here (webhook) and so is the payer.
         origin: ctx.linkOrigin,
-        mandateReference: form.text('mandateReference') || null,
+        mandateReference,
+        directDebitLimit: directDebitLimit(ctx),
       });
       if (result.type === 'error') return invalid(refusalStatus(result.reason), { formError: ctx.t(refusalKey(result.reason)), reason: result.reason });
       return redirect(result.checkoutUrl ?? `/credits/order/${result.payment.id}`);

@@ -1,0 +1,125 @@
+/**
+ * The direct-debit service (DD-01, DD-02) on PGlite, and on PostgreSQL (a pool of 20) when it answers:
+ * a code taken once however many confirmations race, wrong codes that race still block,
+ * expiry on the clock, one active mandate per member, the limit per period.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../../tests/setup/kit';
+import { createTestDatabase, databaseKinds } from '../../../tests/setup/databases';
+import { openDatabase, type Db } from '../../db/client';
+import { directDebitAccounts, directDebitCodes, directDebitMandates, payments, sites, users } from '../../db/schema';
+import { eraseDeletedAccounts } from '../jobs/erase-deleted';
+import { exportUserData } from '../accounts/data-export';
+import { SiteDirectory } from '../sites/directory';
+import { seedDemo } from '../../db/seed';
+import { LocalPhotoStore } from '../photos/store';
+import { CODE_TTL_MS } from './codes';
+import { directDebitLimitReached } from './limit';
+import { confirmCode, submitDetails, type DirectDebitDeps } from './service';
+import type { SmsMessage, SmsProvider } from './sms';
+
+/** The phone network, faked: what would have been sent. */
+class CapturedSms implements SmsProvider {
+  readonly mode = 'outbox' as const;
+  readonly sent: SmsMessage[] = [];
+  async send(message: SmsMessage) {
+    this.sent.push(message);
+    return { id: this.sent.length, providerMessageId: null };
+  }
+  lastCode(): string {
+    return /(\d{6})/.exec(this.sent.at(-1)!.text)![1]!;
+  }
+}
+
+let serial = 0;
+async function member(db: Db, siteId: number): Promise<number> {
+  const [row] = await db.insert(users).values({ siteId, email: `dd-${++serial}-${Math.random().toString(36).slice(2)}@example.com`, language: 'en', status: 'active' }).returning({ id: users.id });
+  return row!.id;
+}
+
+const form = (mobile: string) => ({ accountHolder: 'Anna de Vries', iban: 'NL91ABNA0417164300', street: 'Keizersgracht', houseNumber: '12', zip: '1015 CJ', city: 'Amsterdam', mobile });
+const smsText = (code: string) => `code ${code}`;
+
+describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
+  it('DD-02 concurrent confirmations take a code once; concurrent wrong codes block (none lost before the third); codes expire on the clock; one active mandate; the limit per period; erasure keeps only the reference', async () => {
+    const test = await createTestDatabase(kind);
+    const database = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
+    const clock = new FakeClock();
+    try {
+      const db = database.db;
+      await seedDemo({ db, photos: new LocalPhotoStore(await mkdtemp(`${tmpdir()}/dd-`)), clock, profilesPerSite: 0 });
+      const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
+      const sms = new CapturedSms();
+      const deps: DirectDebitDeps = { db, clock, sms };
+      const submit = (memberId: number, mobile: string) => submitDetails(deps, { siteId: site!.id, memberId, country: 'NL', form: form(mobile), smsText });
+
+      // 20 confirmations of the right code at once: one confirms, the others find no open code.
+      const a = await member(db, site!.id);
+      expect((await submit(a, '0611111111')).type).toBe('sent');
+      const code = sms.lastCode();
+      const results = await Promise.all(Array.from({ length: 20 }, () => confirmCode(deps, { memberId: a, code })));
+      expect(results.filter((r) => r.type === 'confirmed')).toHaveLength(1);
+      expect(results.filter((r) => r.type !== 'confirmed').every((r) => r.type === 'no_code')).toBe(true);
+      // A second mandate confirmed replaces the first: one active per member.
+      expect((await submit(a, '0611111112')).type).toBe('sent');
+      expect((await confirmCode(deps, { memberId: a, code: sms.lastCode() })).type).toBe('confirmed');
+      const statuses = (await db.select({ status: directDebitMandates.status }).from(directDebitMandates).where(eq(directDebitMandates.userId, a)).orderBy(directDebitMandates.id)).map((r) => r.status);
+      expect(statuses).toEqual(['replaced', 'active']);
+
+      // 10 wrong codes at once: the count reaches 3 (each is one upsert), the member is blocked, the right code no longer works.
+      const b = await member(db, site!.id);
+      await submit(b, '0611111113');
+      const right = sms.lastCode();
+      const wrong = right === '000000' ? '111111' : '000000';
+      const wrongs = await Promise.all(Array.from({ length: 10 }, () => confirmCode(deps, { memberId: b, code: wrong })));
+      expect(wrongs.some((r) => r.type === 'blocked')).toBe(true);
+      const [state] = await db.select().from(directDebitAccounts).where(eq(directDebitAccounts.userId, b));
+      expect(state!.blockedAt).not.toBeNull();
+      expect(state!.wrongCodes).toBeGreaterThanOrEqual(3);
+      expect(await confirmCode(deps, { memberId: b, code: right })).toEqual({ type: 'blocked', now: false });
+      expect((await submit(b, '0611111114')).type).toBe('blocked');
+
+      // Expiry: valid until 10 minutes have passed.
+      const c = await member(db, site!.id);
+      await submit(c, '0611111115');
+      const late = sms.lastCode();
+      clock.advance(CODE_TTL_MS);
+      expect(await confirmCode(deps, { memberId: c, code: late })).toEqual({ type: 'expired' });
+      clock.advance(-1);
+      expect((await confirmCode(deps, { memberId: c, code: late })).type).toBe('confirmed');
+
+      // The limit: pending and paid direct debits of the period count, other methods and older ones do not.
+      const limit = { cents: 10_000, days: 30 };
+      const now = clock.now();
+      const pay = (amountCents: number, method: string, status: 'pending' | 'paid' | 'failed', createdAt: Date) =>
+        db.insert(payments).values({ siteId: site!.id, userId: c, credits: 1, amountCents, currency: 'EUR', method, provider: 'simulated', idempotencyKey: `${c}:${++serial}`, status, createdAt, updatedAt: createdAt });
+      await pay(6_000, 'directdebit', 'paid', now);
+      await pay(3_000, 'directdebit', 'pending', now);
+      await pay(9_000, 'directdebit', 'failed', now);
+      await pay(9_000, 'card', 'paid', now);
+      await pay(9_000, 'directdebit', 'paid', new Date(now.getTime() - 31 * 24 * 3600_000));
+      expect(await directDebitLimitReached(db, { memberId: c, amountCents: 1_000, limit, now })).toBe(false);
+      expect(await directDebitLimitReached(db, { memberId: c, amountCents: 1_001, limit, now })).toBe(true);
+
+      // The member's data export (GDPR-01) holds the mandates and the SMS, never a code's hash.
+      const exported = await exportUserData(db, await new SiteDirectory(db, clock, 0).forHost('localhost'), c, now);
+      expect(exported!.direct_debit.mandates).toEqual([expect.objectContaining({ status: 'active', iban: 'NL91ABNA0417164300', mobile: '+31611111115' })]);
+      expect(exported!.direct_debit.blocked_at).toBeNull();
+      expect(JSON.stringify(exported)).not.toContain('code_hash');
+
+      // Erasure of a deleted account (GDPR-01): the mandate keeps its reference, not the person's data.
+      await db.update(users).set({ status: 'deleted', deletedAt: new Date(now.getTime() - 15 * 24 * 3600_000) }).where(eq(users.id, c));
+      expect((await eraseDeletedAccounts({ db, clock, photos: new LocalPhotoStore(await mkdtemp(`${tmpdir()}/dd-`)) })).erased).toContain(c);
+      const [erased] = await db.select().from(directDebitMandates).where(eq(directDebitMandates.userId, c));
+      expect(erased).toMatchObject({ status: 'active', accountHolder: 'deleted', street: '', city: '', mobile: '', iban: 'NL**4300' });
+      expect(erased!.reference).toMatch(/^DD\d+-/);
+      expect(await db.select().from(directDebitCodes).where(eq(directDebitCodes.userId, c))).toEqual([]);
+    } finally {
+      await database.close();
+      await test.drop();
+    }
+  }, 120_000);
+});

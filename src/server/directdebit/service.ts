@@ -1,0 +1,255 @@
+/**
+ * SEPA direct-debit mandates confirmed by SMS (DD-01, DD-02; docs/decisions/042-direct-debit-and-sms.md).
+ * - `submitDetails`: the form checked (validate.ts), a blocked IBAN or mobile number refused, the SMS
+ *   rate limits taken (throttle.ts: per member and per number), then a pending mandate with its reference
+ *   and a code sent by SMS. Only the code's keyed hash is stored; it expires after 10 minutes.
+ * - `confirmCode`: the newest code of the member's pending mandate, used once. A wrong code counts on
+ *   the member; the third in a row makes the account 'blocked for direct debit' (SPEC §4). A right one
+ *   makes the mandate the member's active one (an older active one is replaced).
+ */
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, gte, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { appSecrets, directDebitAccounts, directDebitBlocklist, directDebitCodes, directDebitMandates } from '../../db/schema';
+import { consumeAllowance, type ThrottleRule } from '../auth/throttle';
+import type { Clock } from '../clock';
+import type { Logger } from '../logger';
+import { checkCode, CODE_TTL_MS, generateCode, hashCode, MAX_WRONG_CODES, newSalt, normaliseCode } from './codes';
+import { SmsError, type SmsProvider } from './sms';
+import { checkDetails, type FieldError, type MandateField } from './validate';
+
+export type Mandate = typeof directDebitMandates.$inferSelect;
+
+export interface DirectDebitDeps {
+  db: Db;
+  clock: Clock;
+  sms: SmsProvider;
+  log?: Logger;
+}
+
+const MINUTE = 60_000;
+/** Codes a member may have sent per hour, over all numbers. */
+export const MEMBER_SMS_RULE: ThrottleRule = { limit: 5, windowMs: 60 * MINUTE, blockMs: 60 * MINUTE };
+/** Codes one number may receive per hour, over all members. */
+export const MOBILE_SMS_RULE: ThrottleRule = { limit: 3, windowMs: 60 * MINUTE, blockMs: 60 * MINUTE };
+export const memberSmsKey = (userId: number) => `dd-sms-member:${userId}`;
+export const mobileSmsKey = (mobile: string) => `dd-sms-mobile:${mobile}`;
+
+const SECRET_KEY = 'directdebit_code_secret';
+const secrets = new WeakMap<object, Promise<Buffer>>();
+
+/** The key of the codes' hashes, made once and kept in app_secrets (like the device-cookie secret). */
+export function codeSecret(db: Db): Promise<Buffer> {
+  let secret = secrets.get(db);
+  if (!secret) {
+    secret = (async () => {
+      await db.insert(appSecrets).values({ key: SECRET_KEY, value: randomBytes(32).toString('base64url') }).onConflictDoNothing({ target: appSecrets.key });
+      const [row] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.key, SECRET_KEY)).limit(1);
+      return Buffer.from(row!.value, 'base64url');
+    })();
+    secret.catch(() => secrets.delete(db));
+    secrets.set(db, secret);
+  }
+  return secret;
+}
+
+export interface MemberDirectDebitState {
+  blocked: boolean;
+  blockedAt: Date | null;
+  wrongCodes: number;
+}
+
+export async function memberState(db: Db, userId: number): Promise<MemberDirectDebitState> {
+  const [row] = await db.select().from(directDebitAccounts).where(eq(directDebitAccounts.userId, userId)).limit(1);
+  return { blocked: Boolean(row?.blockedAt), blockedAt: row?.blockedAt ?? null, wrongCodes: row?.wrongCodes ?? 0 };
+}
+
+/** The member's confirmed mandate, or null. */
+export async function activeMandate(db: Db, userId: number): Promise<Mandate | null> {
+  const [row] = await db.select().from(directDebitMandates).where(and(eq(directDebitMandates.userId, userId), eq(directDebitMandates.status, 'active'))).limit(1);
+  return row ?? null;
+}
+
+/** The member's newest pending mandate with its newest code's expiry, or null. */
+export async function pendingMandate(db: Db, userId: number): Promise<{ mandate: Mandate; codeExpiresAt: Date | null; codeUsed: boolean } | null> {
+  const [mandate] = await db
+    .select()
+    .from(directDebitMandates)
+    .where(and(eq(directDebitMandates.userId, userId), eq(directDebitMandates.status, 'pending')))
+    .orderBy(desc(directDebitMandates.id))
+    .limit(1);
+  if (!mandate) return null;
+  const [code] = await db.select().from(directDebitCodes).where(eq(directDebitCodes.mandateId, mandate.id)).orderBy(desc(directDebitCodes.id)).limit(1);
+  return { mandate, codeExpiresAt: code?.expiresAt ?? null, codeUsed: Boolean(code?.usedAt) };
+}
+
+export function newMandateReference(siteId: number, userId: number): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(10);
+  const tail = [...bytes].map((b) => alphabet[b % alphabet.length]).join('');
+  return `DD${siteId}-${userId}-${tail}`.slice(0, 35);
+}
+
+/** Is the IBAN or the number on the blocklist? Answers the fields that are. */
+export async function blockedFields(db: Db, iban: string, mobile: string): Promise<Partial<Record<MandateField, FieldError>>> {
+  const rows = await db
+    .select({ kind: directDebitBlocklist.kind })
+    .from(directDebitBlocklist)
+    .where(or(and(eq(directDebitBlocklist.kind, 'iban'), eq(directDebitBlocklist.value, iban)), and(eq(directDebitBlocklist.kind, 'mobile'), eq(directDebitBlocklist.value, mobile))));
+  const fields: Partial<Record<MandateField, FieldError>> = {};
+  for (const row of rows) fields[row.kind === 'iban' ? 'iban' : 'mobile'] = 'blocked';
+  return fields;
+}
+
+export interface SubmitInput {
+  siteId: number;
+  memberId: number;
+  /** The member's country: national mobile numbers are read in it. */
+  country: string;
+  form: Partial<Record<MandateField, string>>;
+  /** The SMS text in the member's language. */
+  smsText: (code: string, reference: string) => string;
+}
+
+export type SubmitResult =
+  | { type: 'sent'; mandate: Mandate }
+  | { type: 'invalid'; fields: Partial<Record<MandateField, FieldError>>; values: Record<MandateField, string> }
+  | { type: 'blocked' }
+  | { type: 'rate_limited'; minutes: number }
+  | { type: 'sms_failed' };
+
+export async function submitDetails(deps: DirectDebitDeps, input: SubmitInput): Promise<SubmitResult> {
+  const { db, clock } = deps;
+  if ((await memberState(db, input.memberId)).blocked) return { type: 'blocked' };
+  const checked = checkDetails(input.form, input.country);
+  if (!checked.ok) return { type: 'invalid', fields: checked.fields, values: checked.values };
+  const details = checked.details;
+  const blocked = await blockedFields(db, details.iban, details.mobile);
+  if (Object.keys(blocked).length > 0) {
+    const values = Object.fromEntries(Object.entries(input.form).map(([k, v]) => [k, String(v ?? '').trim()])) as Record<MandateField, string>;
+    return { type: 'invalid', fields: blocked, values };
+  }
+  const limited = await consumeAllowance(deps, [
+    { key: memberSmsKey(input.memberId), rule: MEMBER_SMS_RULE },
+    { key: mobileSmsKey(details.mobile), rule: MOBILE_SMS_RULE },
+  ]);
+  if (limited) return { type: 'rate_limited', minutes: limited.minutes };
+  const now = clock.now();
+  const mandate = await db.transaction(async (tx) => {
+    // An earlier unconfirmed request of this member ends: only the newest pending mandate takes a code.
+    await tx.update(directDebitMandates).set({ status: 'abandoned' }).where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'pending')));
+    const [row] = await tx
+      .insert(directDebitMandates)
+      .values({ siteId: input.siteId, userId: input.memberId, reference: newMandateReference(input.siteId, input.memberId), ...details, status: 'pending', createdAt: now })
+      .returning();
+    return row!;
+  });
+  if (await sendCode(deps, mandate, input.smsText)) return { type: 'sent', mandate };
+  // The code never reached the member: the request ends here, as if it had not been made.
+  await db.update(directDebitMandates).set({ status: 'abandoned' }).where(and(eq(directDebitMandates.id, mandate.id), eq(directDebitMandates.status, 'pending')));
+  return { type: 'sms_failed' };
+}
+
+/** A new code for the mandate (the older ones stop counting: only the newest is checked), sent by SMS. */
+async function sendCode(deps: DirectDebitDeps, mandate: Mandate, smsText: SubmitInput['smsText']): Promise<boolean> {
+  const code = generateCode();
+  const salt = newSalt();
+  const now = deps.clock.now();
+  const secret = await codeSecret(deps.db);
+  await deps.db.insert(directDebitCodes).values({ mandateId: mandate.id, userId: mandate.userId, codeHash: hashCode(secret, salt, code), salt, expiresAt: new Date(now.getTime() + CODE_TTL_MS), createdAt: now });
+  try {
+    await deps.sms.send({ siteId: mandate.siteId, userId: mandate.userId, kind: 'directdebit_code', to: mandate.mobile, text: smsText(code, mandate.reference) });
+    return true;
+  } catch (err) {
+    if (!(err instanceof SmsError)) throw err;
+    deps.log?.warn({ err, mandateId: mandate.id }, 'direct debit code not sent');
+    return false;
+  }
+}
+
+export type ResendResult = { type: 'sent'; mandate: Mandate } | { type: 'no_code' } | { type: 'blocked' } | { type: 'rate_limited'; minutes: number } | { type: 'sms_failed' };
+
+/** Another code for the member's pending mandate, under the same limits. */
+export async function resendCode(deps: DirectDebitDeps, input: { memberId: number; smsText: SubmitInput['smsText'] }): Promise<ResendResult> {
+  if ((await memberState(deps.db, input.memberId)).blocked) return { type: 'blocked' };
+  const pending = await pendingMandate(deps.db, input.memberId);
+  if (!pending) return { type: 'no_code' };
+  const limited = await consumeAllowance(deps, [
+    { key: memberSmsKey(input.memberId), rule: MEMBER_SMS_RULE },
+    { key: mobileSmsKey(pending.mandate.mobile), rule: MOBILE_SMS_RULE },
+  ]);
+  if (limited) return { type: 'rate_limited', minutes: limited.minutes };
+  return (await sendCode(deps, pending.mandate, input.smsText)) ? { type: 'sent', mandate: pending.mandate } : { type: 'sms_failed' };
+}
+
+export type ConfirmResult =
+  | { type: 'confirmed'; mandate: Mandate }
+  | { type: 'malformed' }
+  | { type: 'wrong'; attemptsLeft: number }
+  | { type: 'blocked'; now: boolean }
+  | { type: 'expired' }
+  | { type: 'no_code' };
+
+export async function confirmCode(deps: Pick<DirectDebitDeps, 'db' | 'clock'>, input: { memberId: number; code: string }): Promise<ConfirmResult> {
+  const { db, clock } = deps;
+  if ((await memberState(db, input.memberId)).blocked) return { type: 'blocked', now: false };
+  const pending = await pendingMandate(db, input.memberId);
+  if (!pending) return { type: 'no_code' };
+  const [code] = await db.select().from(directDebitCodes).where(eq(directDebitCodes.mandateId, pending.mandate.id)).orderBy(desc(directDebitCodes.id)).limit(1);
+  if (!code) return { type: 'no_code' };
+  if (normaliseCode(input.code) === null) return { type: 'malformed' };
+  const now = clock.now();
+  const check = checkCode(await codeSecret(db), code, input.code, now);
+  if (check === 'used') return { type: 'no_code' };
+  if (check === 'expired') return { type: 'expired' };
+  if (check === 'wrong') {
+    const wrong = await countWrongCode(db, input.memberId, now);
+    if (wrong >= MAX_WRONG_CODES) {
+      await db.update(directDebitMandates).set({ status: 'abandoned' }).where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'pending')));
+      return { type: 'blocked', now: true };
+    }
+    return { type: 'wrong', attemptsLeft: MAX_WRONG_CODES - wrong };
+  }
+  const confirmed = await db.transaction(async (tx) => {
+    // Single use: only the first of two racing confirmations takes the code.
+    const [taken] = await tx
+      .update(directDebitCodes)
+      .set({ usedAt: now })
+      .where(and(eq(directDebitCodes.id, code.id), isNull(directDebitCodes.usedAt), gte(directDebitCodes.expiresAt, now)))
+      .returning({ id: directDebitCodes.id });
+    if (!taken) return null;
+    await tx.update(directDebitMandates).set({ status: 'replaced' }).where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'active'), ne(directDebitMandates.id, pending.mandate.id)));
+    const [mandate] = await tx
+      .update(directDebitMandates)
+      .set({ status: 'active', confirmedAt: now })
+      .where(and(eq(directDebitMandates.id, pending.mandate.id), eq(directDebitMandates.status, 'pending')))
+      .returning();
+    if (!mandate) return null;
+    await tx.update(directDebitAccounts).set({ wrongCodes: 0, updatedAt: now }).where(eq(directDebitAccounts.userId, input.memberId));
+    return mandate;
+  });
+  return confirmed ? { type: 'confirmed', mandate: confirmed } : { type: 'no_code' };
+}
+
+/**
+ * One wrong code, counted in one statement; the count that reaches MAX_WRONG_CODES blocks the member
+ * for direct debit. Answers the count after this one.
+ */
+async function countWrongCode(db: Db, userId: number, now: Date): Promise<number> {
+  const nowSql = sql`${now.toISOString()}::timestamptz`;
+  const next = sql`("direct_debit_accounts"."wrong_codes" + 1)`;
+  const [row] = await db
+    .insert(directDebitAccounts)
+    .values({ userId, wrongCodes: 1, blockedAt: MAX_WRONG_CODES <= 1 ? now : null, blockedReason: MAX_WRONG_CODES <= 1 ? 'wrong_codes' : null, updatedAt: now })
+    .onConflictDoUpdate({
+      target: directDebitAccounts.userId,
+      set: {
+        wrongCodes: next,
+        blockedAt: sql`coalesce("direct_debit_accounts"."blocked_at", case when ${next} >= ${MAX_WRONG_CODES} then ${nowSql} end)`,
+        blockedReason: sql`coalesce("direct_debit_accounts"."blocked_reason", case when ${next} >= ${MAX_WRONG_CODES} then 'wrong_codes' end)`,
+        updatedAt: now,
+      },
+    })
+    .returning({ wrongCodes: directDebitAccounts.wrongCodes });
+  return row!.wrongCodes;
+}

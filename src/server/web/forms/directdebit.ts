@@ -1,0 +1,82 @@
+/**
+ * The /directdebit forms (DD-01, DD-02; decision 023): `step=details` checks the form and sends the SMS
+ * code; `step=confirm` checks the code and makes the mandate active, then sends the member back to
+ * the purchase they came from (`package`); `step=resend` sends another code. A refusal changes nothing
+ * and comes back with its translated text.
+ */
+import type { CurrentUser } from '../../members/account';
+import { CODE_TTL_MS } from '../../directdebit/codes';
+import { confirmCode, resendCode, submitDetails } from '../../directdebit/service';
+import { FIELD_MAX, MANDATE_FIELDS, type MandateField } from '../../directdebit/validate';
+import { directDebitDeps, packageParam } from '../../directdebit/web';
+import type { RequestContext } from '../../request-context';
+import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
+
+type Ctx = Pick<RequestContext, 'app' | 't' | 'site'>;
+type Member = Pick<CurrentUser, 'id' | 'profile'>;
+
+export interface DirectDebitEcho {
+  values?: Record<MandateField, string>;
+}
+
+export type DirectDebitStep = 'details' | 'confirm' | 'resend';
+
+export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectDebitEcho, DirectDebitStep> {
+  const { t } = ctx;
+  const deps = () => directDebitDeps(ctx);
+  const minutes = CODE_TTL_MS / 60_000;
+  const smsText = (code: string, reference: string) => t('directdebit:sms_text', { site: ctx.site.settings.name, code, reference, minutes });
+  const back = (form: { text(name: string): string }) => {
+    const pkg = packageParam(form.text('package'));
+    return pkg ? `?package=${pkg}` : '';
+  };
+  const refused: FormHandler<DirectDebitEcho> = () => invalid(400, { formError: t('errors:generic'), reason: 'unknown_step' });
+  return {
+    field: 'step',
+    otherwise: refused,
+    actions: {
+      details: async (form) => {
+        const raw = Object.fromEntries(MANDATE_FIELDS.map((f) => [f, form.text(f)])) as Record<MandateField, string>;
+        const result = await submitDetails(deps(), { siteId: ctx.site.settings.id, memberId: user.id, country: user.profile.country, form: raw, smsText });
+        if (result.type === 'sent') return redirect(`/directdebit${back(form)}`);
+        if (result.type === 'blocked') return invalid(403, { formError: t('directdebit:blocked'), reason: 'blocked' });
+        if (result.type === 'rate_limited') return invalid(429, { formError: t('directdebit:rate_limited', { minutes: result.minutes }), reason: 'rate_limited', data: { values: raw } });
+        if (result.type === 'sms_failed') return invalid(502, { formError: t('directdebit:sms_failed'), reason: 'sms_failed', data: { values: raw } });
+        const fieldErrors: Record<string, string> = {};
+        for (const [field, code] of Object.entries(result.fields)) {
+          const key = code === 'blocked' ? `directdebit:errors.${field === 'iban' ? 'iban' : 'mobile'}_blocked` : `directdebit:errors.${code}`;
+          fieldErrors[field] = t(key, { max: FIELD_MAX[field as MandateField] });
+        }
+        const blocked = Object.values(result.fields).includes('blocked');
+        return invalid(blocked ? 403 : 400, { fieldErrors, reason: blocked ? 'blocklisted' : 'invalid', data: { values: result.values } });
+      },
+      confirm: async (form) => {
+        const result = await confirmCode(deps(), { memberId: user.id, code: form.text('code') });
+        switch (result.type) {
+          case 'confirmed': {
+            const pkg = packageParam(form.text('package'));
+            return redirect(pkg ? `/credits/${pkg}/directdebit` : '/directdebit?confirmed=1');
+          }
+          case 'malformed':
+            return invalid(400, { fieldErrors: { code: t('directdebit:errors.code_malformed') }, reason: 'code_malformed' });
+          case 'wrong':
+            return invalid(400, { fieldErrors: { code: t('directdebit:errors.code_wrong', { left: result.attemptsLeft }) }, reason: 'code_wrong' });
+          case 'blocked':
+            return invalid(403, { formError: t(result.now ? 'directdebit:blocked_now' : 'directdebit:blocked'), reason: 'blocked' });
+          case 'expired':
+            return invalid(400, { formError: t('directdebit:errors.code_expired'), reason: 'code_expired' });
+          case 'no_code':
+            return invalid(400, { formError: t('directdebit:errors.no_code'), reason: 'no_code' });
+        }
+      },
+      resend: async (form) => {
+        const result = await resendCode(deps(), { memberId: user.id, smsText });
+        if (result.type === 'sent') return redirect(`/directdebit${back(form) || '?'}${back(form) ? '&' : ''}resent=1`);
+        if (result.type === 'blocked') return invalid(403, { formError: t('directdebit:blocked'), reason: 'blocked' });
+        if (result.type === 'rate_limited') return invalid(429, { formError: t('directdebit:rate_limited', { minutes: result.minutes }), reason: 'rate_limited' });
+        if (result.type === 'sms_failed') return invalid(502, { formError: t('directdebit:sms_failed'), reason: 'sms_failed' });
+        return invalid(400, { formError: t('directdebit:errors.no_code'), reason: 'no_code' });
+      },
+    },
+  };
+}
