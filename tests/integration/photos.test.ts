@@ -12,6 +12,7 @@ import { auditLog, mailOutbox, photos, profiles, users } from '../../src/db/sche
 import { hashPassword } from '../../src/server/auth/passwords';
 import { listOwnPhotos } from '../../src/server/photos/manage';
 import { createStaff, totpCode } from '../../src/server/staff/accounts';
+import { databaseKinds } from '../setup/databases';
 import { startTestServer, type TestResponse, type TestServer } from '../setup/server';
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
@@ -40,7 +41,8 @@ describe('photo management and moderation', () => {
   const staff: Record<'moderator' | 'operator' | 'admin', { cookie: string; id: number }> = {} as never;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // PostgreSQL when it answers (row locks, typed parameters and the LISTEN/NOTIFY bus as in production); the e2e runs PGlite.
+    server = await startTestServer({ db: (await databaseKinds()).at(-1)! });
     origin = `http://localhost:${server.port}`;
     // Own staff accounts (a TOTP code is good once per 30 s step, so no sharing with other suites).
     for (const role of ['moderator', 'operator', 'admin'] as const) {
