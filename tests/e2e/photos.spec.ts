@@ -77,6 +77,10 @@ test('PHO-01 PHO-02 PHO-03 OPS-01 a member uploads three photos on a phone with 
   await staff.keyboard.press('Enter');
   await expect(staff.locator('[data-done="1"]')).toBeVisible();
   await expect(staff.locator(`[data-queue-photo="${ids[0]}"]`)).toHaveCount(0);
+  // The next photo has the focus: a moderator goes on without the mouse.
+  await expect(staff.getByLabel(`Select photo ${ids[1]}`)).toBeFocused();
+  await staff.keyboard.press('Tab');
+  await expect(staff.getByRole('button', { name: `Approve photo ${ids[1]}` })).toBeFocused();
   // Reject the second with a reason.
   await staff.getByLabel(`Reason for photo ${ids[1]}`).selectOption('explicit');
   await staff.getByRole('button', { name: `Reject photo ${ids[1]}` }).click();
