@@ -515,6 +515,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/photos.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add one photo to the member's own photos (PHO-01, PHO-03, PHO-04); it waits for review (PHO-02). Free members may have 3 photos, premium 25 (SPEC §5); past the limit 403 photo_limit_reached with the SPEC text and the limit */
+        post: operations["uploadPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/typing.php": {
         parameters: {
             query?: never;
@@ -2272,6 +2289,47 @@ export interface operations {
             402: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            415: components["responses"]["Error"];
+        };
+    };
+    uploadPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    photo: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored, waiting for review */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        photo: {
+                            id: number;
+                            /** @enum {string} */
+                            status: "active" | "inspection_pending" | "removed";
+                            thumb_filename: string;
+                        };
+                        /** @description Photos that count towards the limit (all but removed ones) */
+                        count: number;
+                        limit: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
             413: components["responses"]["Error"];
             415: components["responses"]["Error"];
         };

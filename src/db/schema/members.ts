@@ -112,6 +112,16 @@ export const photos = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The member's own order of their photos (PHO-03): smaller first; ties by id. */
+    position: integer('position').notNull().default(0),
+    /** Why moderation removed the photo (OPS-01): one of PHOTO_REJECTION_REASONS, shown to the owner (PHO-02). */
+    rejectionReason: text('rejection_reason'),
+    /** When a moderator approved or rejected it (null while it waits). */
+    moderatedAt: timestamp('moderated_at', { withTimezone: true }),
   },
-  (t) => [index('photos_user').on(t.userId)],
+  (t) => [
+    index('photos_user').on(t.userId),
+    // The moderation queue (OPS-01): pending photos oldest first.
+    index('photos_pending').on(t.createdAt, t.id).where(sql`${t.status} = 'inspection_pending'`),
+  ],
 );

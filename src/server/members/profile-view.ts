@@ -4,10 +4,11 @@
  * place without the sharp file's name, only the name of its blurred copy (blur.ts, made on first need
  * when the photo store is given), so no sharp copy ever reaches them.
  */
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { photos, profiles, users } from '../../db/schema';
 import { ensureBlurred } from '../photos/blur';
+import { photoOrder } from '../photos/manage';
 import type { PhotoStore } from '../photos/store';
 import { loadProfileDetails } from './profile';
 
@@ -35,7 +36,7 @@ export async function loadProfileView(db: Db, options: { siteId: number; memberI
     .select({ id: photos.id, filename: photos.filename, thumb: photos.thumbFilename, premium: photos.premium, blurredFilename: photos.blurredFilename })
     .from(photos)
     .where(and(eq(photos.userId, member.id), eq(photos.status, 'active'), ne(photos.id, details.mainPhotoId ?? -1)))
-    .orderBy(asc(photos.id));
+    .orderBy(...photoOrder);
   const [main] = details.mainPhotoId
     ? await db.select({ id: photos.id, filename: photos.filename, thumb: photos.thumbFilename, premium: photos.premium, blurredFilename: photos.blurredFilename }).from(photos).where(and(eq(photos.id, details.mainPhotoId), eq(photos.status, 'active'))).limit(1)
     : [];

@@ -56,8 +56,11 @@ export interface UploadInput {
   userId: number;
   /** The file's bytes as received. */
   body: Buffer;
-  /** Make it the profile's main photo (the signup step does; photo management decides per upload). */
-  setAsMain?: boolean;
+  /**
+   * Make it the profile's main photo: always (the signup step), or `'when_none'` (photo management: only
+   * when the member has no main photo, or theirs was removed).
+   */
+  setAsMain?: boolean | 'when_none';
 }
 
 /** Photos that count towards the limit: every one not removed by moderation or by the member. */
@@ -150,6 +153,8 @@ export async function uploadPhoto(deps: UploadDeps, input: UploadInput): Promise
       .from(photos)
       .where(and(eq(photos.userId, input.userId), ne(photos.status, 'removed')));
     if ((count?.n ?? 0) >= limitNow) return { limit: limitNow };
+    // A new photo goes last in the member's order (PHO-03).
+    const [last] = await tx.select({ max: sql<number | null>`max(${photos.position})::int` }).from(photos).where(eq(photos.userId, input.userId));
     const [row] = await tx
       .insert(photos)
       .values({
@@ -161,9 +166,18 @@ export async function uploadPhoto(deps: UploadDeps, input: UploadInput): Promise
         width: MAIN_SIZE.width,
         height: MAIN_SIZE.height,
         createdAt: now,
+        position: last?.max === null || last?.max === undefined ? 0 : last.max + 1,
       })
       .returning({ id: photos.id, filename: photos.filename, thumbFilename: photos.thumbFilename, status: photos.status });
-    if (input.setAsMain) await tx.update(profiles).set({ mainPhotoId: row!.id }).where(eq(profiles.userId, input.userId));
+    if (input.setAsMain === true) await tx.update(profiles).set({ mainPhotoId: row!.id }).where(eq(profiles.userId, input.userId));
+    else if (input.setAsMain === 'when_none') {
+      const [current] = await tx
+        .select({ status: photos.status })
+        .from(profiles)
+        .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
+        .where(eq(profiles.userId, input.userId));
+      if (!current || current.status === null || current.status === 'removed') await tx.update(profiles).set({ mainPhotoId: row!.id }).where(eq(profiles.userId, input.userId));
+    }
     return { photo: row! };
   });
   if ('limit' in inserted) {
@@ -183,6 +197,18 @@ export type UploadFormResult =
  * form and the bytes of its `field` file (null when no file was chosen).
  */
 export async function readUploadForm(request: Request, field = 'photo', limit = MAX_UPLOAD_BODY_BYTES): Promise<UploadFormResult> {
+  const read = await readUploadFiles(request, field, limit);
+  if (read.type === 'error') return read;
+  return { type: 'ok', form: read.form, file: read.files[0] ?? null };
+}
+
+export type UploadFilesResult = { type: 'ok'; form: FormData; files: Buffer[] } | { type: 'error'; reason: 'photo_too_large' | 'photo_invalid' };
+
+/**
+ * Like {@link readUploadForm}, for an input with `multiple`: every chosen file of `field`, in the order
+ * sent (empty parts skipped). The body limit is for all of them together.
+ */
+export async function readUploadFiles(request: Request, field = 'photo', limit = MAX_UPLOAD_BODY_BYTES): Promise<UploadFilesResult> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.toLowerCase().startsWith('multipart/form-data')) return { type: 'error', reason: 'photo_invalid' };
   const declared = Number(request.headers.get('content-length') ?? NaN);
@@ -203,8 +229,11 @@ export async function readUploadForm(request: Request, field = 'photo', limit = 
   } catch {
     return { type: 'error', reason: 'photo_invalid' };
   }
-  const entry = form.get(field);
-  if (entry === null || typeof entry === 'string' || entry.size === 0) return { type: 'ok', form, file: null };
-  if (entry.size > MAX_UPLOAD_BYTES) return { type: 'error', reason: 'photo_too_large' };
-  return { type: 'ok', form, file: Buffer.from(await entry.arrayBuffer()) };
+  const files: Buffer[] = [];
+  for (const entry of form.getAll(field)) {
+    if (typeof entry === 'string' || entry.size === 0) continue;
+    if (entry.size > MAX_UPLOAD_BYTES) return { type: 'error', reason: 'photo_too_large' };
+    files.push(Buffer.from(await entry.arrayBuffer()));
+  }
+  return { type: 'ok', form, files };
 }
