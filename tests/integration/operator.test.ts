@@ -27,7 +27,7 @@ function adminRoutes(dir = ADMIN_PAGES): string[] {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return adminRoutes(path);
     if (!/\.(astro|ts)$/.test(name)) return [];
-    const route = '/admin/' + relative(ADMIN_PAGES, path).replace(/\.(astro|ts)$/, '').replace(/(^|\/)index$/, '').replace(/\[id\]/g, '1');
+    const route = '/admin/' + relative(ADMIN_PAGES, path).replace(/\.(astro|ts)$/, '').replace(/(^|\/)index$/, '').replace(/\[\w+\]/g, '1');
     return [route.replace(/\/$/, '')];
   });
 }
