@@ -56,7 +56,9 @@ test('CHT-01 CHT-02 CHT-03 CHT-08 CHT-10 NAV-01 NAV-06 a message arrives live wi
     await expect(a.page.locator('[data-seen]')).toHaveText('Seen');
     await reopened;
 
-    // A types: B sees it, then the message, live.
+    // A types: B sees it, then the message, live. 'Typing' is a passing signal, not kept: B's chat island
+    // must be running (hydrated, its live listener on) before A types.
+    await expect(b.page.locator('astro-island[ssr]')).toHaveCount(0);
     await a.page.getByLabel(`Message to ${b.name}`).pressSequentially('Coffee some time?', { delay: 20 });
     await expect(b.page.locator('[data-typing]')).toHaveText(`${a.name} is typing…`);
     await a.page.getByRole('button', { name: 'Send', exact: true }).click();

@@ -98,7 +98,12 @@ test('CRD-02 CRD-08 a failed and a cancelled payment show their texts', async ({
 test('CRD-02 CRD-04 the credit pages fit a 360 px phone, and a package is bought with the keyboard alone', async ({ page, baseURL }) => {
   await english(page, baseURL!);
   await page.setViewportSize({ width: 360, height: 780 });
-  expect((await page.request.post('/api/user.php', { headers: XHR, data: { email: 'free@demo.test', password: 'demo-password-1' } })).status()).toBe(200);
+  // A member of its own: the purchase makes them premium, and the demo's free member must stay free for the other specs.
+  const signup = await page.request.post('/api/signup.php', {
+    headers: XHR,
+    data: { email: `keys-${randomBytes(5).toString('hex')}@example.com`, name: `Kai${randomBytes(2).toString('hex')}`, password: 'keyboard passphrase 2026', date_of_birth: '1988-02-03', gender: 'male', looking_for: 'female' },
+  });
+  expect(signup.status()).toBe(201);
   const noSideScroll = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await page.goto('/credits');
   await noSideScroll();

@@ -137,6 +137,8 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
     const pending = { conversation: conversationId ?? 0, sender: props.me.id, recipient: props.partner.id, kind: 'text' as const, body, attachment: null, client_id: clientId, created_at: new Date().toISOString() };
     setList((l) => addPending(l, pending));
     setDraft('');
+    // The message ends the other side's 'typing…' (they clear it when it arrives): the next keystroke announces it again.
+    lastTypingSent.current = 0;
     void send({ ...pending, id: 0, credits: 0, state: 'sending' });
   };
 

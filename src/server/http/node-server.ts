@@ -10,6 +10,7 @@ import type { AppContext } from '../context';
 import { compressResponse } from './compression';
 import { RenderCache } from './render-cache';
 import { guardRequest, installEdgeListeners, prepareResponse } from './request-guard';
+import { EVENTS_PATH, serveEventStream } from '../chat/events-http';
 import { serveStatic } from './static-files';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => Promise<void> | void;
@@ -92,6 +93,8 @@ export async function startNodeServer(options: {
       }
     }
     if (await serveStatic(clientDir, req, res)) return;
+    // Live streams are served here, not through Astro: each stays open for hours (decision 047).
+    if (path === EVENTS_PATH && req.method === 'GET') return serveEventStream(app, req, res);
     if (app.draining) res.setHeader('connection', 'close');
     if (renderCache.serve(req, res)) return;
     // HTML and JSON from the app, compressed when the client accepts it and the body is ≥ 1 kB.
