@@ -15,7 +15,7 @@ import { SESSION_COOKIE } from '../auth/sessions';
 import type { AppContext } from '../context';
 import { loadSessionMember } from '../members/account';
 import { chooseLanguage } from '../web/locale';
-import { openMemberStream, parseLastEventId } from './stream';
+import { attachMemberStream, parseLastEventId } from './stream';
 
 export const EVENTS_PATH = '/api/events.php';
 
@@ -44,25 +44,20 @@ export async function serveEventStream(app: AppContext, req: IncomingMessage, re
 
   const url = new URL(req.url ?? '/', 'http://localhost');
   const header = req.headers['last-event-id'];
-  const gone = new AbortController();
-  res.once('close', () => gone.abort());
-  const stream = openMemberStream({
-    app,
-    member: { siteId: site.settings.id, userId: member.user.id },
-    lastEventId: parseLastEventId((typeof header === 'string' ? header : null) ?? url.searchParams.get('last')),
-    signal: gone.signal,
-  });
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store, no-transform', 'x-accel-buffering': 'no' });
   res.flushHeaders();
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || res.destroyed) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
-    }
-  } finally {
-    reader.releaseLock();
-    if (!res.destroyed) res.end();
-  }
+  // The stream writes straight into the response; a slow reader's backlog stays in the socket's buffer,
+  // and the client going away ends the stream.
+  const stop = attachMemberStream(
+    { app, member: { siteId: site.settings.id, userId: member.user.id }, lastEventId: parseLastEventId((typeof header === 'string' ? header : null) ?? url.searchParams.get('last')) },
+    {
+      write: (text) => {
+        if (!res.writableEnded && !res.destroyed) res.write(text);
+      },
+      end: () => {
+        if (!res.writableEnded) res.end();
+      },
+    },
+  );
+  res.once('close', stop);
 }

@@ -89,20 +89,53 @@ export function parseLastEventId(value: string | null): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
-export function openMemberStream(options: StreamOptions): ReadableStream<Uint8Array> {
-  const { app, member, signal } = options;
-  const encoder = new TextEncoder();
+/** Where a stream's text goes: the node response (src/server/chat/events-http.ts) or a ReadableStream. */
+export interface StreamSink {
+  write(text: string): void;
+  /** The stream is over (the client left, the process drains or a write failed). */
+  end(): void;
+}
+
+/** One heartbeat timer for all of a process's streams, not one per stream (decision 047). */
+const heartbeats = new Map<number, { beats: Set<() => void>; timer: ReturnType<typeof setInterval> }>();
+function onHeartbeat(ms: number, beat: () => void): () => void {
+  let group = heartbeats.get(ms);
+  if (!group) {
+    const beats = new Set<() => void>();
+    const timer = setInterval(() => {
+      for (const b of [...beats]) b();
+    }, ms);
+    timer.unref?.();
+    heartbeats.set(ms, (group = { beats, timer }));
+  }
+  const { beats } = group;
+  beats.add(beat);
+  return () => {
+    beats.delete(beat);
+    const current = heartbeats.get(ms);
+    if (beats.size === 0 && current?.beats === beats) {
+      clearInterval(current.timer);
+      heartbeats.delete(ms);
+    }
+  };
+}
+
+/**
+ * Starts a member's live stream into `sink`. Returns the function that ends it (the client went away);
+ * the stream also ends itself when the process drains (with a retry hint).
+ */
+export function attachMemberStream(options: Omit<StreamOptions, 'signal'>, sink: StreamSink): () => void {
+  const { app, member } = options;
   let position = options.lastEventId ?? 0;
   let closed = false;
   const cleanups: Array<() => void> = [];
-  let controllerRef: ReadableStreamDefaultController<Uint8Array> | null = null;
   // Events are written in the order their work was queued, whatever their database reads take.
   let queue: Promise<void> = Promise.resolve();
 
   const write = (text: string) => {
-    if (closed || !controllerRef) return;
+    if (closed) return;
     try {
-      controllerRef.enqueue(encoder.encode(text));
+      sink.write(text);
     } catch {
       finish();
     }
@@ -168,46 +201,59 @@ export function openMemberStream(options: StreamOptions): ReadableStream<Uint8Ar
     closed = true;
     for (const cleanup of cleanups.splice(0)) cleanup();
     try {
-      controllerRef?.close();
+      sink.end();
     } catch {
-      // Already closed by the client.
+      // Already gone.
     }
   }
 
+  cleanups.push(app.streams.add(() => finish(true)));
+  cleanups.push(onHeartbeat(options.heartbeatMs ?? HEARTBEAT_MS, () => write(': heartbeat\n\n')));
+  // One listener for every event about this member (the router finds it by member id, so an event
+  // costs a process a map lookup, not a call per open stream; docs/decisions/044).
+  cleanups.push(listenForMember(app.bus, member.userId, (event) => onEvent(event)));
+
+  // First what was missed (from the database), then where things stand.
+  enqueue(async () => {
+    write(`retry: ${RETRY_MS}\n\n`);
+    if (options.lastEventId !== null) {
+      const since = new Date(app.clock.now().getTime() - RESYNC_OVERLAP_MS);
+      const missed = await messagesFor(app.db, member, or(gt(messages.id, options.lastEventId), gt(messages.createdAt, since))!, RESYNC_LIMIT);
+      for (const m of missed) sendMessage(m);
+      if (missed.length === RESYNC_LIMIT) send('resync_incomplete', {});
+    } else {
+      const [latest] = await app.db
+        .select({ id: sql<number>`coalesce(max(${messages.id}), 0)`.mapWith(Number) })
+        .from(messages)
+        .where(or(eq(messages.senderId, member.userId), eq(messages.recipientId, member.userId)));
+      position = latest?.id ?? 0;
+    }
+    send('ready', { position });
+    await counters();
+  });
+  return () => finish();
+}
+
+/** The stream as a web ReadableStream (the Astro route under `astro dev`); aborting `signal` ends it. */
+export function openMemberStream(options: StreamOptions): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let stop: (() => void) | null = null;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controllerRef = controller;
-      cleanups.push(app.streams.add(() => finish(true)));
-      signal.addEventListener('abort', () => finish(), { once: true });
-      const beat = setInterval(() => write(': heartbeat\n\n'), options.heartbeatMs ?? HEARTBEAT_MS);
-      beat.unref?.();
-      cleanups.push(() => clearInterval(beat));
-
-      // One listener for every event about this member (the router finds it by member id, so an event
-      // costs a process a map lookup, not a call per open stream; docs/decisions/044).
-      cleanups.push(listenForMember(app.bus, member.userId, (event) => onEvent(event)));
-
-      // First what was missed (from the database), then where things stand.
-      enqueue(async () => {
-        write(`retry: ${RETRY_MS}\n\n`);
-        if (options.lastEventId !== null) {
-          const since = new Date(app.clock.now().getTime() - RESYNC_OVERLAP_MS);
-          const missed = await messagesFor(app.db, member, or(gt(messages.id, options.lastEventId), gt(messages.createdAt, since))!, RESYNC_LIMIT);
-          for (const m of missed) sendMessage(m);
-          if (missed.length === RESYNC_LIMIT) send('resync_incomplete', {});
-        } else {
-          const [latest] = await app.db
-            .select({ id: sql<number>`coalesce(max(${messages.id}), 0)`.mapWith(Number) })
-            .from(messages)
-            .where(or(eq(messages.senderId, member.userId), eq(messages.recipientId, member.userId)));
-          position = latest?.id ?? 0;
-        }
-        send('ready', { position });
-        await counters();
+      stop = attachMemberStream(options, {
+        write: (text) => controller.enqueue(encoder.encode(text)),
+        end: () => {
+          try {
+            controller.close();
+          } catch {
+            // Already closed by the client.
+          }
+        },
       });
+      options.signal.addEventListener('abort', () => stop?.(), { once: true });
     },
     cancel() {
-      finish();
+      stop?.();
     },
   });
 }
