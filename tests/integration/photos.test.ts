@@ -230,15 +230,15 @@ describe('photo management and moderation', () => {
 
     const approved = await asStaff('moderator', '/admin/photos', [['action', 'approve'], ['ids', String(g1)]]);
     expect(approved.status).toBe(303);
-    expect(approved.headers.location).toBe('/admin/photos?done=1&skipped=0&mail_failed=0');
+    expect(approved.headers.location).toBe(`/admin/photos?done=1&skipped=0&mail_failed=0&after=${g1}`);
     expect((await asStaff('moderator', '/admin/photos', [['action', 'reject'], ['ids', String(g2)], ['reason', '']])).status).toBe(400);
     expect((await asStaff('moderator', '/admin/photos', [['action', 'reject'], ['ids', String(g2)], ['reason', 'made-up']])).status).toBe(400);
-    expect((await asStaff('moderator', '/admin/photos', [['action', 'reject'], ['ids', String(g2)], ['reason', 'explicit']])).headers.location).toBe('/admin/photos?done=1&skipped=0&mail_failed=0');
+    expect((await asStaff('moderator', '/admin/photos', [['action', 'reject'], ['ids', String(g2)], ['reason', 'explicit']])).headers.location).toBe(`/admin/photos?done=1&skipped=0&mail_failed=0&after=${g2}`);
     // Bulk: both of the French member's photos, one mail for both.
     const bulk = await asStaff('moderator', '/admin/photos', [['action', 'reject'], ['reason', 'poor_quality'], ['ids', String(f1)], ['ids', String(f2)]]);
-    expect(bulk.headers.location).toBe('/admin/photos?done=2&skipped=0&mail_failed=0');
+    expect(bulk.headers.location).toBe(`/admin/photos?done=2&skipped=0&mail_failed=0&after=${Math.max(f1, f2)}`);
     // Decided photos are skipped, never decided twice; none selected is refused.
-    expect((await asStaff('moderator', '/admin/photos', [['action', 'approve'], ['ids', String(f1)], ['ids', String(g2)]])).headers.location).toBe('/admin/photos?done=0&skipped=2&mail_failed=0');
+    expect((await asStaff('moderator', '/admin/photos', [['action', 'approve'], ['ids', String(f1)], ['ids', String(g2)]])).headers.location).toBe(`/admin/photos?done=0&skipped=2&mail_failed=0&after=${Math.max(f1, g2)}`);
     expect((await asStaff('moderator', '/admin/photos', [['action', 'approve']])).status).toBe(400);
 
     const states = await db().select({ id: photos.id, status: photos.status, reason: photos.rejectionReason }).from(photos).where(inArray(photos.id, [g1, g2, f1, f2])).orderBy(asc(photos.id));
