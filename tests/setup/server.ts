@@ -76,7 +76,9 @@ function send(port: number, path: string, options: RequestOptions): Promise<Test
   }
   if (options.cookies) headers.cookie = Object.entries(options.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers }, (res) => {
+    // A connection per request (agent: false): a kept-alive socket that the server closes as the client reuses it
+    // resets that request, a race of the client's agent, not an answer of the server's.
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, agent: false }, (res) => {
       // A live stream (/api/events.php) never ends by itself: its status and headers are the answer.
       if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '', json: () => JSON.parse(''), setCookies: {} });
