@@ -235,7 +235,7 @@ describe('SEC-04 input fuzz', () => {
       const path = target.path.split('?')[0]!;
       const fixedQuery = target.path.includes('?') ? target.path.split('?')[1]! + '&' : '';
       // The query and the path.
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < 5; i++) {
         const query = Object.entries(fields(target, 1 + Math.floor(rnd.next() * 3), true))
           .map(([k, v]) => `${k}=${rnd.next() < 0.5 ? rnd.pick(QUERY_VALUES) : encode(String(v))}`)
           .join('&');
@@ -247,11 +247,11 @@ describe('SEC-04 input fuzz', () => {
         const url = `${path}${fixedQuery ? `?${fixedQuery.slice(0, -1)}` : ''}`;
         const xhr = { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' };
         for (const raw of RAW_JSON_BODIES) add('raw json', url, { method, headers: xhr, body: raw });
-        for (let i = 0; i < 8; i++) add('json fields', url, { method, headers: xhr, body: JSON.stringify(fields(target, 2 + Math.floor(rnd.next() * 6))) });
+        for (let i = 0; i < 5; i++) add('json fields', url, { method, headers: xhr, body: JSON.stringify(fields(target, 2 + Math.floor(rnd.next() * 6))) });
         add('json wrong type', url, { method, headers: xhr, body: JSON.stringify(rnd.pick([[fields(target, 3)], 'text', 42])) });
         add('json huge', url, { method, headers: xhr, body: JSON.stringify({ [rnd.pick(names)]: 'x'.repeat(70 * 1024) }) });
         const formHeaders = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' };
-        for (let i = 0; i < 8; i++) add('form fields', url, { method, headers: formHeaders, body: urlencoded(fields(target, 2 + Math.floor(rnd.next() * 6))) });
+        for (let i = 0; i < 5; i++) add('form fields', url, { method, headers: formHeaders, body: urlencoded(fields(target, 2 + Math.floor(rnd.next() * 6))) });
         // Each of the page's own fields in turn with a control character, the others plausible.
         for (const name of target.names) {
           for (const value of ['x@example.com\u0000', '/members\r\nX-Evil: 1']) {
