@@ -5,11 +5,11 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/integration/**/*.test.ts', 'bench/**/*.test.ts'],
     environment: 'node',
-    // Integration files spend most of their time waiting on a server process or PostgreSQL, so several
+    // Integration files spend most of their time waiting on a server process or PostgreSQL, so two
     // files at once overlap those waits even on a two-core machine (vitest's default there is one):
-    // 270 s → 185 s with two workers (2026-11-23); with the chat, payments and back-office files the
-    // suite took 435 s with two, so three now (CPU per core stays below 1.5 files).
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // 270 s → 185 s for the whole suite on CI's machine. Three workers were slower (474 s against 435 s
+    // with two, 2026-11-25): the server processes the files start need the cores too.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 120_000,
     globalSetup: ['tests/setup/global.ts'],
