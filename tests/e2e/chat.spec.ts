@@ -59,8 +59,14 @@ test('CHT-01 CHT-02 CHT-03 CHT-08 CHT-10 NAV-01 NAV-06 a message arrives live wi
     // A types: B sees it, then the message, live. 'Typing' is a passing signal, not kept: B's chat island
     // must be running (hydrated, its live listener on) before A types.
     await expect(b.page.locator('astro-island[ssr]')).toHaveCount(0);
-    await a.page.getByLabel(`Message to ${b.name}`).pressSequentially('Coffee some time?', { delay: 20 });
-    await expect(b.page.locator('[data-typing]')).toHaveText(`${a.name} is typing…`);
+    // While A keeps typing, the signal goes out every 3 s; B sees it (a first one sent while B's stream
+    // was still changing hands between its pages is simply followed by the next).
+    const composer = a.page.getByLabel(`Message to ${b.name}`);
+    await expect(async () => {
+      await composer.pressSequentially('Coffee', { delay: 20 });
+      await expect(b.page.locator('[data-typing]')).toHaveText(`${a.name} is typing…`, { timeout: 2_000 });
+    }).toPass({ timeout: 20_000, intervals: [500, 1_000, 1_000] });
+    await composer.fill('Coffee some time?');
     await a.page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect(b.page.locator('[data-messages]')).toContainText('Coffee some time?');
     await expect(b.page.locator('[data-typing]')).toBeHidden();
@@ -107,6 +113,8 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
     await page.waitForEvent('load', { timeout: 30_000 });
     await expect(page.locator('[data-chat-list] [data-chat-id]')).toHaveCount(before);
     await page.unroute('**/api/chat.php');
+    // Off the conversation list before sending: it reloads itself on every live message (CHT-08).
+    await page.goto('/settings');
 
     // CHT-04: the free member starts two conversations (20 credits, 10 a message); the third is refused.
     const chatting = new Set(((await (await page.request.get('/api/chats.php')).json()).chats as Array<{ profile: { id: number } }>).map((c) => c.profile.id));
