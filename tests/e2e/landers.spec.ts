@@ -82,8 +82,10 @@ test.describe('tinderswipe', () => {
   test.beforeEach(async ({ page, context }) => {
     await speak(context, 'en');
     await page.goto('/landers/tinderswipe');
-    // The island hydrates when visible; the server-rendered first card is there before that.
+    // The server-rendered first card is there before any script; the deck's code loads on the first
+    // pointer, touch or focus anywhere on the page (decision 048).
     await expect(page.locator('[data-swipe-card]')).toBeVisible();
+    await page.getByRole('heading', { level: 1 }).hover();
     await expect(page.locator('[data-swipe][data-swipe-ready="true"]')).toBeAttached();
   });
 
@@ -139,6 +141,28 @@ test.describe('tinderswipe', () => {
   });
 });
 
+test('PERF-02 LND-01 the tinderswipe deck loads no script until the visitor acts, and keeps a like pressed before', async ({ page, context }) => {
+  await speak(context, 'en');
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/landers/tinderswipe');
+  await page.waitForLoadState('load');
+  // Nothing asked for the page's scripts yet: no React on a visit that never touches the page.
+  await expect(page.locator('[data-swipe-card]')).toBeVisible();
+  expect(scripts).toEqual([]);
+  await expect(page.locator('[data-swipe][data-swipe-ready="true"]')).toHaveCount(0);
+  // The first press of Like loads the deck and still counts once it is ready.
+  const card = page.locator('[data-swipe-card]');
+  const first = await card.getAttribute('data-swipe-card');
+  const firstName = await card.locator('h2').textContent();
+  await page.getByRole('button', { name: /^Like / }).click();
+  await expect(page.locator('[aria-live="polite"]')).toHaveText(`You liked ${firstName}`);
+  await expect(card).not.toHaveAttribute('data-swipe-card', first!);
+  expect(scripts.some((path) => path.includes('TinderSwipe'))).toBe(true);
+});
+
 test('ERR-01 LND-01 an unknown lander name shows the 404 page', async ({ page, context }) => {
   await speak(context, 'en');
   const response = await page.goto('/landers/no-such-lander');
@@ -166,18 +190,22 @@ test.describe('on a 360 px phone', () => {
     }
   });
 
-  test('LND-01 the swipe deck works by touch', async ({ page, context }) => {
+  test('LND-01 PERF-02 the swipe deck works by touch, from the first touch on', async ({ page, context }) => {
     await speak(context, 'en');
     await page.goto('/landers/tinderswipe');
-    await expect(page.locator('[data-swipe][data-swipe-ready="true"]')).toBeAttached();
     const card = page.locator('[data-swipe-card]');
+    await expect(card).toBeVisible();
     const first = await card.getAttribute('data-swipe-card');
     const box = (await card.boundingBox())!;
     const y = box.y + box.height / 2;
-    // A real touch drag (Chromium's touch input, which the page sees as pointer events of type touch).
+    // A real touch drag (Chromium's touch input, which the page sees as pointer events of type touch),
+    // begun before the deck's code is there: the touch loads it (decision 048) and the drag it began is
+    // handed over, so the finger that is still down swipes the card.
+    await expect(page.locator('[data-swipe][data-swipe-ready="true"]')).toHaveCount(0);
     const cdp = await context.newCDPSession(page);
     const at = (x: number) => [{ x, y, id: 1 }];
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(box.x + 40) });
+    await expect(page.locator('[data-swipe][data-swipe-ready="true"]')).toBeAttached();
     for (const x of [80, 140, 200, 260]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(box.x + x) });
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await expect(card).not.toHaveAttribute('data-swipe-card', first!);

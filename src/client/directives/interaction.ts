@@ -15,12 +15,22 @@
  * - If the code cannot be loaded, the held click is played again without the hold: the control's own
  *   default (a link to /signup) happens, as it does without JavaScript.
  * - With `media`, nothing is armed while the query does not match (phones follow the plain link).
+ * - With `warm`, loading starts on the first pointer, touch or focus on anything matching it (the held
+ *   click stays limited to `selector`).
+ * - With `press`, a drag begun on a matching element before the island listened is handed over to it
+ *   if the pointer is still down (a synthetic `pointerdown` where the press began).
  */
 import type { ClientDirective } from 'astro';
 
 export interface InteractionOptions {
-  /** CSS selector of the controls that bring the island to life. */
+  /** CSS selector of the controls that bring the island to life; a click on one is held until it listens. */
   selector: string;
+  /**
+   * CSS selector of what starts loading when reached (default: `selector`). The tinderswipe deck warms on
+   * the first pointer, touch or focus anywhere on the page (`body`), so the code is there by the time
+   * the visitor's finger reaches the card, and a page nobody touches loads none of it.
+   */
+  warm?: string;
   /** Only arm while this media query matches. */
   media?: string;
 }
@@ -29,27 +39,35 @@ export interface InteractionOptions {
 export const ISLAND_READY_EVENT = 'island-ready';
 
 const WARM_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin'] as const;
+const PRESS_END_EVENTS = ['pointerup', 'pointercancel'] as const;
 
 const interaction: ClientDirective = (load, options, el) => {
-  const { selector, media } = options.value as unknown as InteractionOptions;
+  const { selector, media, warm = selector, press } = options.value as unknown as InteractionOptions;
   let started = false;
   let ready = false;
   let held: HTMLElement | null = null;
+  let pressed: { target: Element; init: PointerEventInit } | null = null;
 
-  const controlOf = (event: Event): HTMLElement | null => {
+  const matching = (event: Event, which: string): HTMLElement | null => {
     const target = event.target;
-    return target instanceof Element ? (target.closest(selector) as HTMLElement | null) : null;
+    return target instanceof Element ? (target.closest(which) as HTMLElement | null) : null;
   };
+  const controlOf = (event: Event) => matching(event, selector);
 
   const disarm = () => {
     for (const type of WARM_EVENTS) document.removeEventListener(type, onWarm, true);
     document.removeEventListener('click', onClick, true);
+    document.removeEventListener('pointerdown', onPress, true);
+    for (const type of PRESS_END_EVENTS) document.removeEventListener(type, onPressEnd, true);
   };
 
   const replay = () => {
     const control = held;
     held = null;
     control?.click();
+    const press = pressed;
+    pressed = null;
+    if (press?.target.isConnected) press.target.dispatchEvent(new PointerEvent('pointerdown', press.init));
   };
 
   const start = () => {
@@ -64,7 +82,18 @@ const interaction: ClientDirective = (load, options, el) => {
   };
 
   function onWarm(event: Event) {
-    if (controlOf(event)) start();
+    if (matching(event, warm)) start();
+  }
+
+  function onPress(event: PointerEvent) {
+    const target = event.target;
+    if (ready || !press || !(target instanceof Element) || !target.closest(press)) return;
+    const { pointerId, pointerType, isPrimary, clientX, clientY, screenX, screenY, button, buttons } = event;
+    pressed = { target, init: { pointerId, pointerType, isPrimary, clientX, clientY, screenX, screenY, button, buttons, bubbles: true, cancelable: true, composed: true } };
+  }
+
+  function onPressEnd(event: PointerEvent) {
+    if (pressed?.init.pointerId === event.pointerId) pressed = null;
   }
 
   function onClick(event: MouseEvent) {
@@ -89,6 +118,10 @@ const interaction: ClientDirective = (load, options, el) => {
   const arm = () => {
     for (const type of WARM_EVENTS) document.addEventListener(type, onWarm, { capture: true, passive: true });
     document.addEventListener('click', onClick, true);
+    if (press) {
+      document.addEventListener('pointerdown', onPress, { capture: true, passive: true });
+      for (const type of PRESS_END_EVENTS) document.addEventListener(type, onPressEnd, { capture: true, passive: true });
+    }
   };
 
   if (!media || window.matchMedia(media).matches) {

@@ -25,7 +25,13 @@ export default function SwipeCardView({ card, first, likeText, nopeText, agePlac
 
   function onPointerDown(event: PointerEvent<HTMLElement>) {
     if (event.pointerType === 'mouse' && event.button !== 0) return;
-    event.currentTarget.setPointerCapture(event.pointerId);
+    // A press handed over by client:interaction (decision 048) may belong to a pointer the browser no
+    // longer lets be captured; a touch stays with the card anyway (touch pointers are captured implicitly).
+    try {
+      event.currentTarget.setPointerCapture(event.pointerId);
+    } catch {
+      /* the drag still works from the card's own events */
+    }
     drag.current = { pointerId: event.pointerId, x: event.clientX };
   }
   function onPointerMove(event: PointerEvent<HTMLElement>) {

@@ -5,6 +5,7 @@
  * server renders the first card so the page means something before hydration.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { ISLAND_READY_EVENT } from '../../client/directives/interaction';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { decide, initialDeck, keepSwiping, type SwipeCard, type SwipeDecision } from './deck';
 import SwipeCardView from './SwipeCardView';
@@ -27,12 +28,17 @@ export default function TinderSwipe({ cards, messages, signupHref, fictionalLabe
   const [deck, setDeck] = useState(initialDeck);
   const [ready, setReady] = useState(false);
   const [said, setSaid] = useState('');
+  const rootRef = useRef<HTMLDivElement>(null);
   const deckRef = useRef<HTMLDivElement>(null);
   const inviteRef = useRef<HTMLElement>(null);
   const movedFocus = useRef(false);
   const card = cards[deck.index];
 
-  useEffect(() => setReady(true), []);
+  useEffect(() => {
+    setReady(true);
+    // client:interaction (decision 048): a like/nope press made before this point is played again now.
+    rootRef.current?.dispatchEvent(new Event(ISLAND_READY_EVENT, { bubbles: true }));
+  }, []);
   useEffect(() => {
     // Keep keyboard users where the action is: the invitation when it opens, the deck when it returns.
     if (!movedFocus.current) return;
@@ -55,7 +61,7 @@ export default function TinderSwipe({ cards, messages, signupHref, fictionalLabe
 
   const remaining = deck.index < cards.length;
   return (
-    <div className="swipe" data-swipe data-swipe-ready={ready ? 'true' : undefined}>
+    <div ref={rootRef} className="swipe" data-swipe data-swipe-ready={ready ? 'true' : undefined}>
       <p id="swipe-help" className="swipe-help">{t('swipe.instructions')}</p>
       {card && !deck.inviting ? (
         <>
