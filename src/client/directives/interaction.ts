@@ -31,6 +31,13 @@ export interface InteractionOptions {
    * the visitor's finger reaches the card, and a page nobody touches loads none of it.
    */
   warm?: string;
+  /**
+   * CSS selector of what a press may start a gesture on (the swipe card's drag). A pointer that went
+   * down on one before the island listened, and is still down when it does, is handed to it: the
+   * island gets a `pointerdown` at the spot where the press began, so the drag goes on under the finger
+   * instead of being lost.
+   */
+  press?: string;
   /** Only arm while this media query matches. */
   media?: string;
 }
