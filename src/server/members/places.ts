@@ -24,10 +24,13 @@ const directories = new WeakMap<Db, Promise<Region[]>>();
 export function allRegions(db: Db): Promise<Region[]> {
   let directory = directories.get(db);
   if (!directory) {
+    // `.then` makes it a promise of the rows: a Drizzle query builder is only thenable, and awaiting
+    // the builder itself would send the query again on every await.
     directory = db
       .select({ id: regions.id, country: regions.country, code: regions.code, name: regions.name })
       .from(regions)
-      .orderBy(asc(regions.country), asc(regions.name));
+      .orderBy(asc(regions.country), asc(regions.name))
+      .then((rows) => rows);
     directories.set(db, directory);
     directory.then(
       (rows) => rows.length === 0 && directories.delete(db),
