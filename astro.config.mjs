@@ -54,6 +54,32 @@ const rememberedCspDigests = {
   },
 };
 
+/**
+ * Astro names each island (`uid`, React's id prefix) by hashing its component, its server-rendered HTML and
+ * its props with `shorthash`, a JavaScript loop over every character: for the search page's island (24
+ * cards, ~45 kB) that was 4% of the page's server CPU. The island's name only has to be the same for
+ * the same content, so the server's renders hash it with node:crypto (native SHA-1, hex) instead.
+ * If Astro changes the line, the build says so and runs unchanged. docs/decisions/032-member-page-cost.md
+ */
+/** @type {import('vite').Plugin} */
+const nativeIslandIds = {
+  name: 'native-island-ids',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.replace(/\\/g, '/').endsWith('/astro/dist/runtime/server/render/component.js')) return null;
+    const call = 'const astroId = shorthash(';
+    if (!code.includes(call)) {
+      this.warn('astro/dist/runtime/server/render/component.js no longer names islands with shorthash: island ids are hashed as Astro does');
+      return null;
+    }
+    const helper = [
+      'import { createHash as createIslandHash } from "node:crypto";',
+      'const islandId = (text) => createIslandHash("sha1").update(text).digest("hex").slice(0, 12);',
+    ].join('\n');
+    return { code: `${helper}\n${code.replace(call, 'const astroId = islandId(')}`, map: null };
+  },
+};
+
 // Server output only: every page is rendered per request because the site (and so every text,
 // price and image) depends on the request's host. server/main.ts wraps the built handler with
 // static files, request ids, health checks and graceful shutdown (docs/decisions/002-server-entry.md).
@@ -81,7 +107,7 @@ export default defineConfig({
   prefetch: false,
   devToolbar: { enabled: false },
   vite: {
-    plugins: [rememberedCspDigests],
+    plugins: [rememberedCspDigests, nativeIslandIds],
     // Stylesheets up to 20 kB (uncompressed) are inlined (build.inlineStylesheets 'auto' uses this limit):
     // the landers' own CSS no longer blocks the first paint as a second request; the shared Bootstrap
     // bundle (~160 kB) stays a cached file. Images come from /public and /photos, not from Vite.
