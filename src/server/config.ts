@@ -43,6 +43,12 @@ const envSchema = z.object({
    * src/server/http/render-cache.ts); 0 turns the render cache off.
    */
   RENDER_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * How long a search page is shared between the viewers who run the same search (MEM-01, PERF-01,
+   * src/server/members/search-pages.ts; each viewer still checks its members against the listing rule);
+   * 0 turns the sharing off.
+   */
+  SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Memory the render cache may hold (bodies and their compressed variants), in megabytes. */
   RENDER_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
   /** Minutes a member's unread messages wait before the unread reminder mail (at most one a day). */

@@ -28,6 +28,8 @@ export interface AppContext {
   photos: PhotoStore;
   /** Short-lived answers shared by many requests (landing teasers and the like). */
   cache: TtlCache;
+  /** Search pages shared between viewers, with their rendered HTML (src/server/members/search-pages.ts). */
+  searchPages: TtlCache;
   mailer: Mailer;
   /** Web Push: VAPID keys (made on first start), members' subscriptions, sending (PUSH-01, PUSH-02). */
   push: PushService;
@@ -74,15 +76,22 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   const bus: EventBus = database.kind === 'postgres' && database.client ? await PostgresBus.start(database.client, onBusError) : new InProcessBus(onBusError);
   const sites = new SiteDirectory(database.db, clock, config.SETTINGS_TTL_MS, { pushPublicKey: push.publicKey });
   const cache = new TtlCache(clock);
+  // A search page with its HTML is ~50 kB: at most 200 of them (~10 MB) per process.
+  const searchPages = new TtlCache(clock, 200);
   // Cached settings and shared answers of a site go as soon as any process says it changed (016).
   bus.subscribe('site.changed', ({ siteId }) => {
     sites.invalidateSite(siteId);
     cache.deleteSite(siteId);
+    searchPages.deleteSite(siteId);
   });
-  bus.subscribe('site.content_changed', ({ siteId }) => cache.deleteSite(siteId));
+  bus.subscribe('site.content_changed', ({ siteId }) => {
+    cache.deleteSite(siteId);
+    searchPages.deleteSite(siteId);
+  });
   bus.onResync(() => {
     sites.invalidate();
     cache.clear();
+    searchPages.clear();
   });
   const app: AppContext = {
     config,
@@ -93,6 +102,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     sites,
     photos,
     cache,
+    searchPages,
     mailer: new Mailer(database.db, log, config.SMTP_URL),
     push,
     devices,

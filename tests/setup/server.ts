@@ -49,6 +49,7 @@ export async function startTestServer(options: { db?: 'pglite' | 'postgres'; env
     SETTINGS_TTL_MS: '0',
     // Tests change the database between requests; the render cache's own tests turn it on (PERF-01).
     RENDER_CACHE_TTL_MS: '0',
+    SEARCH_CACHE_TTL_MS: '0',
     ...options.env,
   });
   const booted = await bootServer({ config, log: options.log ?? createLogger(config.LOG_LEVEL), host: '127.0.0.1', port: 0 });

@@ -5,17 +5,14 @@
  * invalid_cursor); a visitor the site does not let search gets authentication_required.
  */
 import { ApiError, endpoint, json, methodNotAllowed } from '../../server/http/api';
-import { runSearch } from '../../server/members/search-request';
+import { sharedSearch } from '../../server/members/search-pages';
 
 export const GET = endpoint(async ({ locals, url }) => {
-  const outcome = await runSearch({
-    db: locals.app.db,
-    now: locals.app.clock.now(),
-    site: locals.site.settings,
-    userId: locals.user?.id ?? null,
-    tracking: locals.tracking,
-    params: url.searchParams,
-  });
+  // The page query is shared with the /members page and other viewers for a few seconds (decision 049).
+  const outcome = await sharedSearch(
+    { db: locals.app.db, now: locals.app.clock.now(), site: locals.site.settings, userId: locals.user?.id ?? null, tracking: locals.tracking, params: url.searchParams },
+    { cache: locals.app.searchPages, ttlMs: locals.app.config.SEARCH_CACHE_TTL_MS, lang: locals.lang },
+  );
   if (outcome.type === 'login_required') throw new ApiError('authentication_required');
   if (outcome.type === 'invalid') throw new ApiError(outcome.code, { [outcome.field]: 'invalid' });
   const { filters, cards, next, similar } = outcome.result;

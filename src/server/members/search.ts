@@ -172,10 +172,12 @@ function conditions(viewer: Viewer, n: Narrowing, now: Date): SQL[] {
   return c;
 }
 
-/** Runs a search. Throws {@link SearchValidationError} for an unknown region or one outside the country. */
-export async function searchMembers(db: Db, options: SearchOptions): Promise<SearchResult> {
-  const { viewer, filters, now } = options;
-  const perPage = Math.min(Math.max(options.perPage ?? SEARCH_PER_PAGE, 1), 60);
+/**
+ * The filters in force for this viewer: the query's, else the member's own defaults, within the site's
+ * ages. Throws {@link SearchValidationError} for an unknown region or one outside the country.
+ */
+export async function resolveNarrowing(db: Db, options: Pick<SearchOptions, 'viewer' | 'filters' | 'minAge'>): Promise<Narrowing> {
+  const { viewer, filters } = options;
   const siteMin = Math.max(options.minAge ?? SEARCH_MIN_AGE, SEARCH_MIN_AGE);
   const defaults = filters.gender || filters.country || filters.region ? {} : await memberDefaults(db, viewer);
   const n: Narrowing = {
@@ -197,9 +199,37 @@ export async function searchMembers(db: Db, options: SearchOptions): Promise<Sea
     const country = n.country;
     if (!(await allRegions(db)).some((region) => region.country === country)) throw new SearchValidationError('unknown country', 'country');
   }
+  return n;
+}
 
-  const cursor = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor);
-  const rows = await searchQuery(db, viewer, n, now, cursor, perPage + 1);
+/** Runs a search. Throws {@link SearchValidationError} for an unknown region or one outside the country. */
+export async function searchMembers(db: Db, options: SearchOptions): Promise<SearchResult> {
+  return searchNarrowed(db, { ...options, narrowing: await resolveNarrowing(db, options) });
+}
+
+/** A search whose filters are already resolved ({@link resolveNarrowing}); the cursor comes from `filters`. */
+export async function searchNarrowed(db: Db, options: SearchOptions & { narrowing: Narrowing }): Promise<SearchResult> {
+  const perPage = pageSize(options.perPage);
+  const cursor = options.filters.cursor === undefined ? undefined : decodeCursor(options.filters.cursor);
+  const rows = await searchQuery(db, options.viewer, options.narrowing, options.now, cursor, perPage + 1);
+  return pageOf(db, options, rows);
+}
+
+/** A page's rows as the search query returns them (with the cursor value). */
+export type SearchRow = Awaited<ReturnType<typeof searchQuery>>[number];
+
+export function pageSize(perPage: number | undefined): number {
+  return Math.min(Math.max(perPage ?? SEARCH_PER_PAGE, 1), 60);
+}
+
+/**
+ * The result from the rows of the page query in order, at least one more than a page when there is a
+ * next page; similar results (for the viewer) when a first page finds few.
+ */
+export async function pageOf(db: Db, options: SearchOptions & { narrowing: Narrowing }, rows: readonly SearchRow[]): Promise<SearchResult> {
+  const { viewer, filters, now, narrowing: n } = options;
+  const perPage = pageSize(options.perPage);
+  const siteMin = Math.max(options.minAge ?? SEARCH_MIN_AGE, SEARCH_MIN_AGE);
   const page = rows.slice(0, perPage);
   const last = page[page.length - 1];
   const next = rows.length > perPage && last ? encodeCursor({ us: String(last.activeUs), id: last.id }) : null;
