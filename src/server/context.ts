@@ -76,8 +76,8 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   const bus: EventBus = database.kind === 'postgres' && database.client ? await PostgresBus.start(database.client, onBusError) : new InProcessBus(onBusError);
   const sites = new SiteDirectory(database.db, clock, config.SETTINGS_TTL_MS, { pushPublicKey: push.publicKey });
   const cache = new TtlCache(clock);
-  // A search page with its HTML is ~50 kB: at most 200 of them (~10 MB) per process.
-  const searchPages = new TtlCache(clock, 200);
+  // A shared search page keeps its rows and up to 4 renderings of ~45 kB: at most 100 pages, ~18 MB per process.
+  const searchPages = new TtlCache(clock, 100);
   // Cached settings and shared answers of a site go as soon as any process says it changed (016).
   bus.subscribe('site.changed', ({ siteId }) => {
     sites.invalidateSite(siteId);

@@ -44,7 +44,7 @@ import { birthDateRange } from './matches';
 /** Rows fetched beyond a page (and its one look-ahead row) for the viewers who may not see some. */
 export const SHARED_SPARE_ROWS = 8;
 /** Rendered variants kept per shared page (sets of rows left out); more are rendered, not kept. */
-const MAX_VARIANTS = 16;
+const MAX_VARIANTS = 4;
 
 /** One shared search: the page query's rows as a visitor sees them, and the HTML rendered from them. */
 interface SharedRows {
