@@ -5,13 +5,10 @@
  * app process would) is on both processes' landers as soon as their LISTEN connection delivers
  * 'site.content_changed' — not after the minute.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { photos, profiles, users } from '../../src/db/schema';
@@ -23,72 +20,7 @@ import { SiteDirectory } from '../../src/server/sites/directory';
 import { createStaff } from '../../src/server/staff/accounts';
 import { moderatePhotos } from '../../src/server/staff/photos-admin';
 import { createTestDatabase, type TestDatabase } from '../setup/databases';
-
-interface Message {
-  type: string;
-  [key: string]: unknown;
-}
-
-/** A server process and the JSON lines it said (see settings-invalidation.test.ts for the same harness). */
-class SiteProcess {
-  readonly said: Message[] = [];
-  private readonly waiters = new Set<() => void>();
-  url = '';
-  stderr = '';
-  constructor(readonly child: ChildProcessWithoutNullStreams) {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      if (!line.startsWith('{')) return;
-      this.said.push(JSON.parse(line) as Message);
-      for (const wake of this.waiters) wake();
-    });
-    child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-  }
-  next(match: (m: Message) => boolean, from = 0, timeoutMs = 60_000): Promise<Message> {
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        const found = this.said.slice(from).find(match);
-        if (!found) return false;
-        this.waiters.delete(check);
-        clearTimeout(timer);
-        resolve(found);
-        return true;
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`no matching message within ${timeoutMs} ms; said ${JSON.stringify(this.said)}; stderr ${this.stderr}`));
-      }, timeoutMs);
-      if (!check()) this.waiters.add(check);
-    });
-  }
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.stdin.end();
-    await exited;
-  }
-}
-
-function start(databaseUrl: string, dataDir: string): SiteProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/setup/site-process.ts'], {
-    cwd: process.cwd(),
-    env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, SEED_PROFILES_PER_SITE: '2', LOG_LEVEL: 'silent' },
-  });
-  return new SiteProcess(child);
-}
-
-/** GET `path` from a process as a visitor of site 1 who accepted the entry warning; the HTML. */
-function page(url: string, path: string): Promise<string> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host: `localhost:${port}`, cookie: 'lang=en; entry_ok=1' } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`${res.statusCode}: ${body.slice(0, 200)}`))));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+import { getBody, startSiteProcess, type SiteProcess } from '../setup/site-processes';
 
 let database: TestDatabase;
 let dataDir: string;
@@ -100,8 +32,8 @@ let bus: PostgresBus;
 beforeAll(async () => {
   database = await createTestDatabase('postgres');
   dataDir = await mkdtemp(join(tmpdir(), 'photo-processes-'));
-  one = start(database.url, dataDir);
-  two = start(database.url, dataDir);
+  one = startSiteProcess(database.url, dataDir);
+  two = startSiteProcess(database.url, dataDir);
   const ready = await Promise.all([one.next((m) => m.type === 'ready'), two.next((m) => m.type === 'ready')]);
   one.url = String(ready[0].url);
   two.url = String(ready[1].url);
@@ -128,7 +60,7 @@ describe('photo moderation across processes (PostgreSQL LISTEN/NOTIFY)', () => {
     await db.update(profiles).set({ mainPhotoId: photo!.id }).where(eq(profiles.userId, user!.id));
 
     // Both processes render the lander now and keep its member list for a minute, without the photo.
-    for (const p of [one, two]) expect(await page(p.url, '/landers/gallery')).not.toContain('aa-processes-');
+    for (const p of [one, two]) expect(await getBody(p.url, '/landers/gallery')).not.toContain('aa-processes-');
 
     const moderator = await createStaff({ db }, { email: 'processes-moderator@test.example', name: 'Mod', role: 'moderator', password: 'processes-password-1' });
     const marks = [one.said.length, two.said.length];
@@ -140,6 +72,6 @@ describe('photo moderation across processes (PostgreSQL LISTEN/NOTIFY)', () => {
     );
     expect(result).toEqual({ done: [photo!.id], skipped: [], mailFailed: [] });
     await Promise.all([one, two].map((p, i) => p.next((m) => m.type === 'event' && m.topic === 'site.content_changed' && m.siteId === 1, marks[i], 10_000)));
-    for (const p of [one, two]) expect(await page(p.url, '/landers/gallery')).toContain('aa-processes-');
+    for (const p of [one, two]) expect(await getBody(p.url, '/landers/gallery')).toContain('aa-processes-');
   });
 });
