@@ -35,6 +35,7 @@ import { DEMO_ACCOUNTS, seedDemo } from '../src/db/seed';
 import { grant } from '../src/server/credits/ledger';
 import { LocalPhotoStore } from '../src/server/photos/store';
 import { waitForLine } from './process';
+import { onSseEvents } from '../tests/setup/sse';
 
 const LEVELS = (process.env.BENCH_STREAMS ?? '1000,10000').split(',').map(Number);
 const SENDS = Number(process.env.BENCH_SENDS ?? 200);
@@ -167,20 +168,9 @@ function openReceiver(server: Server, memberId: number): Promise<Receiver> {
         res.on('end', () => reject(new Error(`receiver stream answered ${res.statusCode}: ${text.slice(0, 300)}`)));
         return;
       }
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (block.includes('event: ready')) resolve(receiver);
-          if (block.includes('event: message\n')) {
-            const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (data) receiver.onMessage((JSON.parse(data) as { client_id: string }).client_id);
-          }
-        }
+      onSseEvents(res, ({ event, data }) => {
+        if (event === 'ready') resolve(receiver);
+        if (event === 'message' && data) receiver.onMessage((JSON.parse(data) as { client_id: string }).client_id);
       });
     });
     req.on('error', reject);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForLine } from '../../bench/process';
 import { createTestDatabase, type TestDatabase } from '../setup/databases';
+import { onSseEvents } from '../setup/sse';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -66,22 +67,11 @@ describe('chat across two server processes on PostgreSQL', () => {
     const allThere = new Promise<void>((r) => (done = r));
     const stream = request(`${b}/api/events.php`, { headers: { cookie: `lang=en; session=${free.session}` } }, (res) => {
       expect(res.statusCode).toBe(200);
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const id = /^id: (.*)$/m.exec(block)?.[1] ?? '';
-          const event = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event === 'ready') ready();
-          if (event === 'message' && data) {
-            received.push({ id, body: JSON.parse(data).body });
-            if (received.length === 20) done();
-          }
+      onSseEvents(res, ({ id, event, data }) => {
+        if (event === 'ready') ready();
+        if (event === 'message' && data) {
+          received.push({ id, body: JSON.parse(data).body });
+          if (received.length === 20) done();
         }
       });
     });

@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, creditLedger, messages, users } from '../../src/db/schema';
 import { startTestServer, type TestServer } from '../setup/server';
+import { onSseEvents } from '../setup/sse';
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 
@@ -29,22 +30,12 @@ function openStream(port: number, session: string, lastEventId?: string): Promis
         if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
         expect(res.headers['content-type']).toContain('text/event-stream');
         expect(res.headers['content-encoding']).toBeUndefined();
-        let buffer = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':') && l.includes(': ')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]));
-            if (!fields.event) continue;
-            const e = { id: fields.id ?? '', event: fields.event, data: JSON.parse(fields.data ?? 'null') };
-            events.push(e);
-            for (const w of [...waiters]) if (w.match(e)) {
-              waiters.splice(waiters.indexOf(w), 1);
-              w.resolve(e);
-            }
+        onSseEvents(res, (raw) => {
+          const e = { id: raw.id, event: raw.event, data: JSON.parse(raw.data || 'null') };
+          events.push(e);
+          for (const w of [...waiters]) if (w.match(e)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(e);
           }
         });
         resolve({
