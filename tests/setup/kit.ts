@@ -68,9 +68,9 @@ export interface SeededDatabase {
  * A fresh in-memory PGlite database with the migrations applied and the demo seeded (sites, demo
  * accounts, `profilesPerSite` generated members per site; none by default).
  */
-export async function seededDatabase(options: { clock?: Clock; profilesPerSite?: number } = {}): Promise<SeededDatabase> {
+export async function seededDatabase(options: { clock?: Clock; profilesPerSite?: number; /** A database of tests/setup/databases.ts (default: in-memory PGlite). */ url?: string } = {}): Promise<SeededDatabase> {
   const clock = options.clock ?? new FakeClock();
-  const database = await openDatabase('memory://');
+  const database = await openDatabase(options.url ?? 'memory://');
   const photoDir = await mkdtemp(join(tmpdir(), 'test-photos-'));
   const photos = new LocalPhotoStore(photoDir);
   try {

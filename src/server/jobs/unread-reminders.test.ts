@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { mailOutbox, profiles, users } from '../../db/schema';
 import { sendMessage } from '../chat/send';
@@ -11,7 +12,8 @@ import { sendUnreadReminders, UNREAD_REMINDER_KIND } from './unread-reminders';
 const PRICES = { message_credits: 1, photo_credits: 1, gift_credits: 1, message_length: 500 };
 const MINUTE = 60_000;
 
-describe('unread reminder mails (issue 10)', () => {
+describe.each(await databaseKinds())('unread reminder mails (issue 10) on %s', (kind) => {
+  let testDb: TestDatabase;
   let seeded: SeededDatabase;
   let clock: FakeClock;
   let a: number;
@@ -23,14 +25,18 @@ describe('unread reminder mails (issue 10)', () => {
   beforeAll(async () => {
     // The outbox stamps mails with the database's own time, so this clock starts at the real now.
     clock = new FakeClock(Date.now());
-    seeded = await seededDatabase({ clock, profilesPerSite: 0 });
+    testDb = await createTestDatabase(kind);
+    seeded = await seededDatabase({ clock, profilesPerSite: 0, url: testDb.url });
     const ids = await seeded.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.siteId, 1));
     a = ids.find((u) => u.email === 'premium@demo.test')!.id;
     b = ids.find((u) => u.email === 'free@demo.test')!.id;
     await grant(seeded.db, { memberId: a, amount: 50, reason: 'test', reference: 'test:reminders' });
     await seeded.db.update(profiles).set({ lastActiveAt: new Date(clock.now().getTime() - 60 * MINUTE) }).where(eq(profiles.userId, b));
   });
-  afterAll(() => seeded.close());
+  afterAll(async () => {
+    await seeded?.close();
+    await testDb?.drop();
+  });
 
   it('CHT-01 one mail after the quiet time for a member away since the message, at most once a day, never when switched off', async () => {
     expect((await write('Hoi!')).type).toBe('sent');

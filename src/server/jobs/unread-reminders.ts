@@ -56,7 +56,9 @@ export async function sendUnreadReminders(deps: ReminderDeps, options: { quietMi
       ),
     )
     .groupBy(users.id, profiles.userId)
-    .having(and(lt(sql`max(${conversationMembers.lastMessageAt})`, quietSince), lt(profiles.lastActiveAt, sql`max(${conversationMembers.lastMessageAt})`)))
+    // The bound goes in as text with its type: a Date beside a bare `max(…)` has no column to encode it,
+    // and PostgreSQL's driver refuses a Date it must send as text (PGlite took it).
+    .having(and(sql`max(${conversationMembers.lastMessageAt}) < ${quietSince.toISOString()}::timestamptz`, lt(profiles.lastActiveAt, sql`max(${conversationMembers.lastMessageAt})`)))
     .limit(options.limit ?? 500);
   let sent = 0;
   for (const member of waiting) {
