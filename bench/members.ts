@@ -7,7 +7,9 @@
  *    similar-results path (a filter that finds too few, so the service widens), with the query plans;
  * 2. over HTTP, the built server (its own process, on that database) under 50 concurrent clients logged
  *    in as the demo member: the filtered search page, `/api/likes.php` and a profile page, each next to a
- *    plain node:http server sending the very same bytes (the ratio shows what the app adds).
+ *    plain node:http server sending the very same bytes (the ratio shows what the app adds), and the CPU
+ *    a request costs the app's processes and the local PostgreSQL server (from /proc; steadier than
+ *    latency on a machine the load generator and the database share).
  *
  *   npm run build && npm run bench:members
  *   BENCH_MEMBERS=20000 BENCH_DB=pglite BENCH_SECONDS=5 npm run bench:members
@@ -17,13 +19,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { waitForLine } from './process';
+import { treeCpuMs, waitForLine } from './process';
 import { sql, type SQL } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../src/db/client';
@@ -205,12 +208,37 @@ interface Load {
   p99: number;
   errors: number;
   non2xx: number;
+  /** CPU ms per request of the server's processes and of PostgreSQL's, where /proc tells. */
+  cpu: { app: number | null; db: number | null } | null;
 }
 
-async function load(name: string, url: string, headers: Record<string, string>): Promise<Load> {
-  await autocannon({ url, connections: 5, duration: 1, headers });
+/** CPU ms used so far by the app's processes and by the local PostgreSQL server's. */
+type CpuProbe = () => { app: number | null; db: number | null };
+
+async function load(name: string, url: string, headers: Record<string, string>, probe?: CpuProbe): Promise<Load> {
+  // Warm-up at full concurrency: the code is compiled and every pooled connection has prepared its statements.
+  await autocannon({ url, connections: CONNECTIONS, duration: 3, headers });
+  const before = probe?.();
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  const after = probe?.();
+  const perRequest = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || r.requests.total === 0 ? null : (b - a) / r.requests.total);
+  const cpu = before && after ? { app: perRequest(before.app, after.app), db: perRequest(before.db, after.db) } : null;
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, cpu };
+}
+
+/** The pid of the PostgreSQL server behind `url` when it runs on this machine (its CPU is then readable); else null. */
+async function localPostgresPid(url: string): Promise<number | null> {
+  if (!/^postgres(ql)?:/.test(url) || !['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)) return null;
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await client<{ pid: number }[]>`select pg_backend_pid() as pid`;
+    const stat = readFileSync(`/proc/${row!.pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  } finally {
+    await client.end();
+  }
 }
 
 async function httpLevel(kind: string, url: string, dataDir: string, searchPath: string, memberId: number): Promise<Load[]> {
@@ -255,9 +283,11 @@ async function httpLevel(kind: string, url: string, dataDir: string, searchPath:
     const baseline = spawn(process.execPath, [join(root, 'bench/baseline-server.mjs'), routesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(baseline);
     const base = `http://127.0.0.1:${await waitForLine(baseline, /^(\d+)$/m)}`;
+    const postmaster = await localPostgresPid(url);
+    const probe: CpuProbe = () => ({ app: treeCpuMs([app.pid!]), db: postmaster === null ? null : treeCpuMs([postmaster]) });
     const results: Load[] = [];
     for (const [name, path] of present) {
-      results.push(await load(`${kind}: ${name}`, `${appUrl}${path}`, headers));
+      results.push(await load(`${kind}: ${name}`, `${appUrl}${path}`, headers, probe));
       results.push(await load('  node:http, same bytes', `${base}${path}`, {}));
     }
     return results;
@@ -317,8 +347,9 @@ for (const kind of KINDS) {
     for (const p of plans) console.log(p);
     console.log(`\nHTTP, ${CONNECTIONS} clients, ${SECONDS} s per target, logged in as the demo member`);
     const loads = await httpLevel(kind, url, dataDir, searchPath, someone.cards[0]!.id);
-    console.log(`${pad('target', 58)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'non-2xx'.padStart(8)}`);
-    for (const l of loads) console.log(`${pad(l.name.slice(0, 58), 58)} ${num(l.rps, 0)} ${num(l.p50)} ${num(l.p99)} ${String(l.errors).padStart(7)} ${String(l.non2xx).padStart(8)}`);
+    console.log(`${pad('target', 58)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'non-2xx'.padStart(8)}  CPU ms/request: app, PostgreSQL`);
+    const cpu = (n: number | null | undefined) => (n == null ? '     –' : n.toFixed(2).padStart(6));
+    for (const l of loads) console.log(`${pad(l.name.slice(0, 58), 58)} ${num(l.rps, 0)} ${num(l.p50)} ${num(l.p99)} ${String(l.errors).padStart(7)} ${String(l.non2xx).padStart(8)}  ${l.cpu ? `${cpu(l.cpu.app)} ${cpu(l.cpu.db)}` : ''}`);
     for (let i = 0; i + 1 < loads.length; i += 2) console.log(`ratio ${loads[i]!.name.trim()}: throughput ${(loads[i]!.rps / loads[i + 1]!.rps).toFixed(3)} of node:http`);
   } finally {
     if (process.env.BENCH_KEEP) console.log(`kept: DATABASE_URL=${url} DATA_DIR=${dataDir}`);

@@ -1,5 +1,6 @@
-/** What the benchmarks share: waiting for a child process (the app, the baseline) to print its address. */
+/** What the benchmarks share: waiting for a child process (the app, the baseline) to print its address, and the CPU processes used. */
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 /** Resolves with the first capture group (or the whole match) of the first stdout text matching `pattern`. */
 export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
@@ -16,4 +17,35 @@ export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<strin
     child.stdout?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`process exited (${code}) before it was ready:\n${buffer.slice(-2000)}`)));
   });
+}
+
+/**
+ * CPU time (user + system, ms) used so far by `pid` and its descendants, from /proc (Linux); null where
+ * /proc is not there. Under a load the machine shares with its load generator and database, latency
+ * moves with whatever else runs; the CPU a request costs does not, so the benchmarks print both.
+ */
+export function treeCpuMs(rootPids: readonly number[]): number | null {
+  if (!existsSync('/proc/self/stat')) return null;
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  const parents = new Map<number, number>();
+  const times = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The command name may hold spaces and parentheses: the fields start after its last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+      times.set(Number(entry), (Number(fields[11]) + Number(fields[12])) * tick);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parents.get(p), hops++) if (rootPids.includes(p)) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, ms] of times) if (inTree(pid)) total += ms;
+  return total;
 }

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createTranslator } from './i18n';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE } from './shared/languages';
 import { loadSessionMember } from './server/members/account';
+import { knowMemberCounts } from './server/members/counts';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './server/auth/sessions';
 import { chooseLanguage } from './server/web/locale';
 import { localiseSite } from './server/sites/texts';
@@ -80,17 +81,23 @@ const originCheck = defineMiddleware(({ locals, request, url }, next) => {
   return refusal ?? next();
 });
 
-const session = defineMiddleware(async ({ locals, cookies }, next) => {
+/**
+ * The session → the member. A page (a GET outside the API, the photos and the back office) shows the
+ * member's badge counts in its navigation, so for it they come in the same query (src/server/members/counts.ts).
+ */
+const session = defineMiddleware(async ({ locals, cookies, request, url }, next) => {
   const { app } = locals;
   locals.user = null;
   locals.sessionId = null;
   const token = cookies.get(SESSION_COOKIE)?.value;
   if (token) {
-    const member = await loadSessionMember(app.db, app.clock, token, locals.site.settings.id);
+    const counts = request.method === 'GET' && !/^\/(api|photos|admin)\//.test(url.pathname);
+    const member = await loadSessionMember(app.db, app.clock, token, locals.site.settings.id, { counts });
     if (member) {
       locals.user = member.user;
       locals.sessionId = member.session.id;
       locals.dismissals = member.dismissals;
+      if (member.counts) knowMemberCounts(locals, member.counts);
       if (member.renewed) cookies.set(SESSION_COOKIE, token, cookieOptions(locals.secure, SESSION_TTL_MS / 1000));
     }
     if (!locals.user) cookies.delete(SESSION_COOKIE, { path: '/' });

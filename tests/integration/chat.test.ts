@@ -181,6 +181,21 @@ describe('chat over HTTP', () => {
     }
   });
 
+  it('NAV-01 NAV-06 CHT-03 the navigation counts unread messages, and the page that opens the conversation counts it read', async () => {
+    const sent = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body: 'Ben je daar?' });
+    expect(sent.status).toBe(201);
+    const unread = (await server.request('/api/chats.php', as(free.session))).json().unread_total;
+    expect(unread).toBeGreaterThan(0);
+    const before = await server.request('/notifications', as(free.session));
+    expect(before.text).toMatch(new RegExp(`<span id="unread-badge"[^>]*data-badge="unread"[^>]*>${unread}</span>`));
+    expect(before.text).toContain(`"unreadMessages":${unread}`);
+    // The session lookup brought the counts; opening the conversation read it before the page's boot
+    // data (the badge and the document title the client keeps, NAV-06) was written.
+    const opened = await server.request(`/chats/${sent.json().message.conversation}`, as(free.session));
+    expect(opened.status).toBe(200);
+    expect(opened.text).toContain('"unreadMessages":0');
+  });
+
   it('CHT-08 the stream delivers a message live with an id, and a reconnect with Last-Event-ID resyncs from the database', async () => {
     const stream = await openStream(server.port, free.session);
     const ready = await stream.next((e) => e.event === 'ready');

@@ -185,10 +185,14 @@ describe('likes and blocks', () => {
     }
   });
 
-  it('LIK-02 opening the profile from the likes marks the like seen and clears the badge', async () => {
+  it('LIK-02 NAV-01 opening the profile from the likes marks the like seen and clears the badge, on that page already', async () => {
+    expect((await server.request('/members', as(free))).text).toMatch(/<span id="likes-badge"[^>]*>1<\/span>/);
     const page = await server.request(`/likes/m/${premium.id}`, as(free));
     expect(page.status).toBe(200);
     expect(page.text).toContain(`data-profile-id="${premium.id}"`);
+    // The session lookup brought the counts; the like was seen before the navigation rendered.
+    expect(page.text).toMatch(/id="likes-badge"[^>]*hidden/);
+    expect(page.text).toContain('"newLikes":0');
     expect((await likesOf(free)).liked_by).toEqual([{ id: premium.id, like_new: false }]);
     expect((await server.request('/members', as(free))).text).toMatch(/id="likes-badge"[^>]*hidden/);
     expect((await server.request('/likes/m/abc', as(free))).status).toBe(404);

@@ -7,7 +7,7 @@ import { ApiError } from '../http/api';
 import { notify } from '../notify/notify';
 import { mainImage } from '../members/likes-web';
 import type { Settings as SiteSettings } from '../../shared/settings';
-import { unreadTotal, type ChatPartner, type ChatSummary, type ConversationView } from './conversations';
+import { type ChatPartner, type ChatSummary, type ConversationView } from './conversations';
 import type { ChatDeps, ChatPrices, SendRefusal } from './send';
 
 /**
@@ -56,20 +56,4 @@ export function conversationJson(prefix: string, v: ConversationView) {
 /** A send's refusal as the API's error. */
 export function sendRefusal(reason: SendRefusal, extra?: { balance?: number; cost?: number }): ApiError {
   return new ApiError(reason === 'self_not_allowed' ? 'self_not_allowed' : reason, undefined, extra && extra.balance !== undefined ? { balance: extra.balance, cost: extra.cost } : undefined);
-}
-
-const pendingUnread = new WeakMap<object, Promise<number>>();
-
-/**
- * The unread messages of this request's member (0 for a visitor), read once per request however many
- * components ask (the navigation badge and the boot data both do): NAV-01, NAV-06, CLI-09.
- */
-export function unreadForRequest(locals: { app: Pick<AppContext, 'db'>; user: { id: number } | null; site: { settings: { id: number } } }): Promise<number> {
-  if (!locals.user) return Promise.resolve(0);
-  let n = pendingUnread.get(locals);
-  if (!n) {
-    n = unreadTotal(locals.app.db, { siteId: locals.site.settings.id, userId: locals.user.id });
-    pendingUnread.set(locals, n);
-  }
-  return n;
 }

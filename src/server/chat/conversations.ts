@@ -7,7 +7,7 @@
  * either of them blocked is nobody's to see (BLK-01). Anything else answers null, so a foreign or hidden
  * id looks exactly like one that never existed (404, never 403).
  */
-import { and, desc, eq, gt, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, notInArray, or, sql, type AnyColumn, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
 import { blocks, conversationMembers, conversations, messages, photos, profiles, users, type MessageKind } from '../../db/schema';
@@ -99,24 +99,22 @@ export async function listChats(db: Db, member: ChatMember, options: { limit?: n
   }));
 }
 
-/** Unread messages over the member's visible conversations (the navigation badge, NAV-01). Built once. */
+/**
+ * Unread messages over the member's visible conversations (the navigation badge, NAV-01): one aggregate
+ * (always one row) for `userId` as a placeholder or a column of an outer query (src/server/members/counts.ts).
+ */
+export function unreadSelect(d: Db, userId: Placeholder | AnyColumn) {
+  return d
+    .select({ unread: sql<number>`coalesce(sum(${conversationMembers.unread}), 0)`.mapWith(Number).as('unread_messages') })
+    .from(conversationMembers)
+    .where(and(eq(conversationMembers.userId, userId), gt(conversationMembers.unread, 0), isNull(conversationMembers.removedAt), noBlockBetween(conversationMembers.userId, conversationMembers.otherId)));
+}
+
+/** Unread messages over the member's visible conversations (the chat list's total). Built once. */
 export async function unreadTotal(db: Db, member: ChatMember): Promise<number> {
-  const query = preparedOn(db, 'chat_unread_total', (d) =>
-    d
-      .select({ n: sql<number>`coalesce(sum(${conversationMembers.unread}), 0)`.mapWith(Number) })
-      .from(conversationMembers)
-      .where(
-        and(
-          eq(conversationMembers.userId, sql.placeholder('userId')),
-          gt(conversationMembers.unread, 0),
-          isNull(conversationMembers.removedAt),
-          noBlockBetween(conversationMembers.userId, conversationMembers.otherId),
-        ),
-      )
-      .prepare('chat_unread_total'),
-  );
+  const query = preparedOn(db, 'chat_unread_total', (d) => unreadSelect(d, sql.placeholder('userId')).prepare('chat_unread_total'));
   const [row] = await query.execute({ userId: member.userId });
-  return row?.n ?? 0;
+  return row?.unread ?? 0;
 }
 
 export interface ConversationView {

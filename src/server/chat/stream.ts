@@ -15,9 +15,9 @@ import { and, eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { blocks, conversationMembers, messages, users } from '../../db/schema';
 import type { AppContext } from '../context';
-import { countLikeAttention } from '../members/likes-web';
+import { countMember } from '../members/counts';
 import { listenForMember, type MemberEvent } from '../realtime/member-router';
-import { unreadTotal, type ChatMember } from './conversations';
+import type { ChatMember } from './conversations';
 import type { ChatMessage } from './send';
 
 export const HEARTBEAT_MS = 25_000;
@@ -149,8 +149,8 @@ export function attachMemberStream(options: Omit<StreamOptions, 'signal'>, sink:
     queue = queue.then(work).catch((err: unknown) => app.log.warn({ err }, 'live stream event failed'));
   };
   const counters = async () => {
-    const [unread, likes] = await Promise.all([unreadTotal(app.db, member), countLikeAttention(app.db, member)]);
-    send('counters', { unread_messages: unread, new_likes: likes.newLikes });
+    const counts = await countMember(app.db, member);
+    send('counters', { unread_messages: counts.unread, new_likes: counts.newLikes });
   };
 
   function onEvent({ topic, payload: e }: MemberEvent): void {

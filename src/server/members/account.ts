@@ -6,6 +6,7 @@ import { photos, profiles, sessions, users, type PhotoStatus, type ProfileStatus
 import { isLanguage, type Language } from '../../shared/languages';
 import type { Clock } from '../clock';
 import { applySessionVerdict, isTokenShaped, judgeSession, sessionIdFromToken, type ValidatedSession } from '../auth/sessions';
+import { memberCountsJoin, type MemberCounts } from './counts';
 
 export interface MainImage {
   filename: string;
@@ -52,6 +53,9 @@ const memberColumns = {
   photoThumb: photos.thumbFilename,
   photoStatus: photos.status,
 };
+
+/** The member's main photo, unless it was removed: joined by every member lookup. */
+const mainPhotoJoin = and(eq(photos.id, profiles.mainPhotoId), sql`${photos.status} <> 'removed'`);
 
 type MemberRow = {
   id: number;
@@ -100,7 +104,7 @@ export async function loadCurrentUser(db: Db, userId: number): Promise<CurrentUs
     .select(memberColumns)
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
-    .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), sql`${photos.status} <> 'removed'`))
+    .leftJoin(photos, mainPhotoJoin)
     .where(eq(users.id, userId))
     .limit(1);
   return row ? toCurrentUser(row) : null;
@@ -110,32 +114,60 @@ export interface SessionMember extends ValidatedSession {
   user: CurrentUser;
   /** The member's alert dismissals (ALR-04), read with the rest so the alerts need no query of their own. */
   dismissals: Record<string, string>;
+  /** The member's badge and modal counts, when they were asked for (a page request). */
+  counts: MemberCounts | null;
 }
+
+const sessionColumns = { ...memberColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt, siteId: users.siteId, dismissals: users.dismissals };
 
 /**
  * The member behind a session cookie, in one query that runs on every signed-in request (built once per
- * database handle): the session, the account, the profile, the main photo and the dismissals. The
- * session rules are those of validateSessionToken (judgeSession). Null when the token counts for nothing.
+ * database handle): the session, the account, the profile, the main photo and the dismissals, and with
+ * `counts` (a page request: its navigation shows them) the member's counts too (src/server/members/counts.ts).
+ * The session rules are those of validateSessionToken (judgeSession). Null when the token counts for nothing.
  */
-export async function loadSessionMember(db: Db, clock: Clock, token: string, siteId: number): Promise<SessionMember | null> {
+export async function loadSessionMember(db: Db, clock: Clock, token: string, siteId: number, options: { counts?: boolean } = {}): Promise<SessionMember | null> {
   if (!isTokenShaped(token)) return null;
-  const query = preparedOn(db, 'session_member', (d) =>
-    d
-      .select({ ...memberColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt, siteId: users.siteId, dismissals: users.dismissals })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .innerJoin(profiles, eq(profiles.userId, users.id))
-      .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), sql`${photos.status} <> 'removed'`))
-      .where(eq(sessions.id, sql.placeholder('id')))
-      .limit(1)
-      .prepare('session_member'),
-  );
-  const [row] = await query.execute({ id: sessionIdFromToken(token) });
+  const id = sessionIdFromToken(token);
+  let row: (MemberRow & { sessionId: string; expiresAt: Date; siteId: number; dismissals: Record<string, string> | null }) | undefined;
+  let counts: MemberCounts | null = null;
+  if (options.counts) {
+    const query = preparedOn(db, 'session_member_counts', (d) => {
+      const join = memberCountsJoin(d, { siteId: sql.placeholder('siteId'), userId: sessions.userId });
+      return d
+        .select({ ...sessionColumns, ...join.columns })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .innerJoin(profiles, eq(profiles.userId, users.id))
+        .leftJoin(photos, mainPhotoJoin)
+        .crossJoinLateral(join.attention)
+        .crossJoinLateral(join.unread)
+        .where(eq(sessions.id, sql.placeholder('id')))
+        .limit(1)
+        .prepare('session_member_counts');
+    });
+    const [found] = await query.execute({ id, siteId });
+    row = found;
+    if (found) counts = { newLikes: found.newLikes, unshown: found.unshown, unread: found.unread };
+  } else {
+    const query = preparedOn(db, 'session_member', (d) =>
+      d
+        .select(sessionColumns)
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .innerJoin(profiles, eq(profiles.userId, users.id))
+        .leftJoin(photos, mainPhotoJoin)
+        .where(eq(sessions.id, sql.placeholder('id')))
+        .limit(1)
+        .prepare('session_member'),
+    );
+    [row] = await query.execute({ id });
+  }
   if (!row) return null;
   const now = clock.now();
   const valid = await applySessionVerdict(db, now, judgeSession(row, now, siteId), { id: row.sessionId, userId: row.id, expiresAt: row.expiresAt });
   if (!valid) return null;
-  return { ...valid, user: toCurrentUser(row), dismissals: row.dismissals ?? {} };
+  return { ...valid, user: toCurrentUser(row), dismissals: row.dismissals ?? {}, counts };
 }
 
 export async function setUserLanguage(db: Db, userId: number, language: Language): Promise<void> {

@@ -6,12 +6,11 @@
  */
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { preparedOn } from '../../db/prepared';
 import { likes, profiles, users } from '../../db/schema';
 import type { AppContext } from '../context';
 import { notify } from '../notify/notify';
-import type { LikeCard, LikeCursor, LikeDeps, LikeListType, Member } from './likes';
-import { listedTo } from './visibility';
+import type { LikeCard, LikeCursor, LikeDeps, LikeListType } from './likes';
+import { listedTo, type ViewerParams } from './visibility';
 
 export const LIKE_LIST_TYPES: readonly LikeListType[] = ['received', 'given', 'matches'];
 
@@ -80,42 +79,18 @@ export interface LikeAttention {
   unshown: number;
 }
 
-/** One query for both counts of {@link LikeAttention}; it runs on every member page, so it is built once. */
-export async function countLikeAttention(db: Db, member: Member): Promise<LikeAttention> {
-  const query = preparedOn(db, 'like_attention', (d) => {
-    const viewer = { siteId: sql.placeholder('siteId'), userId: sql.placeholder('userId') };
-    return d
-      .select({
-        newLikes: sql<number>`count(*) filter (where ${likes.seenAt} is null)`.mapWith(Number),
-        unshown: sql<number>`count(*) filter (where ${likes.shownAt} is null)`.mapWith(Number),
-      })
-      .from(likes)
-      .innerJoin(users, eq(users.id, likes.likerId))
-      .innerJoin(profiles, eq(profiles.userId, users.id))
-      .where(and(eq(likes.likedId, viewer.userId), or(isNull(likes.seenAt), isNull(likes.shownAt)), listedTo(viewer)))
-      .prepare('like_attention');
-  });
-  const [row] = await query.execute({ siteId: member.siteId, userId: member.userId });
-  return { newLikes: row?.newLikes ?? 0, unshown: row?.unshown ?? 0 };
-}
-
-const pending = new WeakMap<object, Promise<LikeAttention>>();
-
 /**
- * The like counts for this request's member (zeros for a visitor), read once per request however many
- * components ask (the top navigation, the boot data and the like modal all do).
+ * Both counts of {@link LikeAttention} in one aggregate (always one row), for the viewer's ids as
+ * placeholders or as a column of an outer query: every member page reads it (src/server/members/counts.ts).
  */
-export function likeAttentionForRequest(locals: { app: AppContext; user: { id: number } | null; site: { settings: { id: number } } }): Promise<LikeAttention> {
-  if (!locals.user) return Promise.resolve({ newLikes: 0, unshown: 0 });
-  let n = pending.get(locals);
-  if (!n) {
-    n = countLikeAttention(locals.app.db, { siteId: locals.site.settings.id, userId: locals.user.id });
-    pending.set(locals, n);
-  }
-  return n;
-}
-
-/** The new-likes count for this request's member (NAV-01, NAV-06, CLI-09). */
-export async function newLikesForRequest(locals: Parameters<typeof likeAttentionForRequest>[0]): Promise<number> {
-  return (await likeAttentionForRequest(locals)).newLikes;
+export function likeAttentionSelect(d: Db, viewer: ViewerParams & { userId: NonNullable<ViewerParams['userId']> }) {
+  return d
+    .select({
+      newLikes: sql<number>`count(*) filter (where ${likes.seenAt} is null)`.mapWith(Number).as('new_likes'),
+      unshown: sql<number>`count(*) filter (where ${likes.shownAt} is null)`.mapWith(Number).as('unshown_likes'),
+    })
+    .from(likes)
+    .innerJoin(users, eq(users.id, likes.likerId))
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(and(eq(likes.likedId, viewer.userId), or(isNull(likes.seenAt), isNull(likes.shownAt)), listedTo(viewer)));
 }

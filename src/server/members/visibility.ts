@@ -9,7 +9,7 @@
  * The conditions are SQL over `profiles` joined to `users` on `users.id = profiles.user_id`, so a query
  * adds them with `.where(and(listedTo(...), ...))` and the database, not the page, filters.
  */
-import { and, eq, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { blocks, profiles, users } from '../../db/schema';
 
@@ -19,10 +19,13 @@ export interface Viewer {
   userId: number | null;
 }
 
-/** A viewer whose ids are placeholders, for a query built once and run with values (src/db/prepared.ts). */
+/**
+ * A viewer whose ids are placeholders, for a query built once and run with values (src/db/prepared.ts),
+ * or a column of an outer query (the session lookup joins the member's counts to its own row).
+ */
 export interface ViewerParams {
   siteId: number | Placeholder;
-  userId: number | Placeholder | null;
+  userId: number | Placeholder | AnyColumn | null;
 }
 
 /** SQL: the profile (joined with its user) may be listed to `viewer`. */
@@ -40,7 +43,7 @@ export function listedTo(viewer: Viewer | ViewerParams): SQL {
 }
 
 /** SQL: no block exists between `viewerId` and the member in `other`, in either direction. */
-export function notBlockedBetween(viewerId: number | Placeholder, other: SQL.Aliased | typeof users.id | SQL): SQL {
+export function notBlockedBetween(viewerId: number | Placeholder | AnyColumn, other: SQL.Aliased | typeof users.id | SQL): SQL {
   return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${other}) or (${blocks.blockerId} = ${other} and ${blocks.blockedId} = ${viewerId}))`;
 }
 

@@ -1,0 +1,88 @@
+/**
+ * The member's counts (NAV-01, LIK-03): read with the session for a page, alone for anything else, the
+ * same numbers either way and on both databases; only likes and conversations with members listed to
+ * the member count.
+ */
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { blocks, conversationMembers, likes, profiles, users } from '../../db/schema';
+import { createSession } from '../auth/sessions';
+import { sendMessage } from '../chat/send';
+import { grant } from '../credits/ledger';
+import { InProcessBus } from '../realtime/bus';
+import { loadSessionMember } from './account';
+import { countMember, NO_COUNTS } from './counts';
+
+const PRICES = { message_credits: 1, photo_credits: 1, gift_credits: 1, message_length: 500 };
+
+describe.each(await databaseKinds())('member counts on %s', (kind) => {
+  const clock = new FakeClock();
+  let testDb: TestDatabase;
+  let kit: SeededDatabase;
+  let siteId: number;
+  let counter = 0;
+
+  async function member(extra: Partial<typeof users.$inferInsert> = {}): Promise<number> {
+    const [user] = await kit.db
+      .insert(users)
+      .values({ siteId, email: `counts-${++counter}@example.com`, status: 'active', language: 'nl', emailConfirmedAt: clock.now(), credits: 0, ...extra })
+      .returning({ id: users.id });
+    await kit.db.insert(profiles).values({ userId: user!.id, siteId, name: `Counts${counter}`, gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
+    return user!.id;
+  }
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase(kind);
+    kit = await seededDatabase({ clock, url: testDb.url });
+    siteId = (await kit.site()).settings.id;
+  });
+  afterAll(async () => {
+    await kit?.close();
+    await testDb?.drop();
+  });
+
+  it('NAV-01 LIK-03 a page gets the counts with the session; they match the counts read alone and leave out members not listed', async () => {
+    const me = await member();
+    const { token } = await createSession(kit.db, clock, me);
+    const [fan, seenFan, shownFan, hidden, blocker, writer, blockedWriter] = [await member(), await member(), await member(), await member({ invisible: true }), await member(), await member(), await member()];
+    const at = clock.now();
+    await kit.db.insert(likes).values([
+      { siteId, likerId: fan, likedId: me, source: 'profile', createdAt: at },
+      { siteId, likerId: seenFan, likedId: me, source: 'profile', createdAt: at, seenAt: at, shownAt: at },
+      { siteId, likerId: shownFan, likedId: me, source: 'profile', createdAt: at, shownAt: at },
+      { siteId, likerId: hidden, likedId: me, source: 'profile', createdAt: at },
+      { siteId, likerId: blocker, likedId: me, source: 'profile', createdAt: at },
+    ]);
+    await kit.db.insert(blocks).values({ blockerId: blocker, blockedId: me });
+    const chat = { db: kit.db, bus: new InProcessBus(), clock };
+    for (const [from, n] of [[writer, 2], [blockedWriter, 3]] as const) {
+      await grant(kit.db, { memberId: from, amount: 10, reason: 'test', reference: `test:counts:${from}` });
+      for (let i = 0; i < n; i++) {
+        const sent = await sendMessage(chat, { siteId, userId: from, paidUser: true }, PRICES, { to: me, clientId: crypto.randomUUID(), kind: 'text', body: `Hoi ${i}` });
+        expect(sent.type).toBe('sent');
+      }
+    }
+    await kit.db.insert(blocks).values({ blockerId: me, blockedId: blockedWriter });
+    expect((await kit.db.select().from(conversationMembers).where(and(eq(conversationMembers.userId, me)))).map((c) => c.unread).sort()).toEqual([2, 3]);
+
+    const expected = { newLikes: 2, unshown: 1, unread: 2 };
+    const page = await loadSessionMember(kit.db, clock, token, siteId, { counts: true });
+    expect(page?.user.id).toBe(me);
+    expect(page?.counts).toEqual(expected);
+    expect(await countMember(kit.db, { siteId, userId: me })).toEqual(expected);
+    // Not a page (an API call): the session alone.
+    const api = await loadSessionMember(kit.db, clock, token, siteId);
+    expect(api?.user.id).toBe(me);
+    expect(api?.counts).toBeNull();
+    // Another site's session counts for nothing, with or without the counts.
+    expect(await loadSessionMember(kit.db, clock, token, siteId + 1, { counts: true })).toBeNull();
+
+    // A member with nothing waiting: zeros, not a missing row.
+    const quiet = await member();
+    const quietSession = await createSession(kit.db, clock, quiet);
+    expect((await loadSessionMember(kit.db, clock, quietSession.token, siteId, { counts: true }))?.counts).toEqual(NO_COUNTS);
+    expect(await countMember(kit.db, { siteId, userId: quiet })).toEqual(NO_COUNTS);
+  });
+});
