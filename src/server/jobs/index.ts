@@ -10,7 +10,7 @@ import { reconcilePendingPayments } from './reconcile-payments';
 import { sendUnreadReminders } from './unread-reminders';
 import type { Mailer } from '../mail/mailer';
 import type { SiteDirectory } from '../sites/directory';
-import { lockFor, startScheduler, type Scheduler } from './scheduler';
+import { lockFor, startScheduler, type ScheduledJob, type Scheduler } from './scheduler';
 
 /** What the jobs need (a part of the app context, named here so this module does not import it). */
 export interface JobDeps {
@@ -24,18 +24,19 @@ export interface JobDeps {
   sites: SiteDirectory;
 }
 
+/** The jobs, bound to the app. */
+export function appJobs(app: JobDeps): ScheduledJob[] {
+  return [
+    { name: 'erase-deleted-accounts', run: () => eraseDeletedAccounts({ db: app.db, clock: app.clock, photos: app.photos, log: app.log }) },
+    // Pending payments whose webhook never came (issue 11).
+    { name: 'reconcile-payments', run: () => reconcilePendingPayments(app) },
+    // Failed-login counters older than a day, no longer blocking (AUTH-03), would otherwise pile up.
+    { name: 'prune-login-throttle', run: () => pruneThrottle({ db: app.db, clock: app.clock }) },
+    // Members with messages waiting since the quiet time get one mail a day at most (issue 10).
+    { name: 'chat-unread-reminders', run: () => sendUnreadReminders(app, { quietMinutes: app.config.CHAT_REMINDER_QUIET_MINUTES }) },
+  ];
+}
+
 export function startAppJobs(app: JobDeps): Scheduler {
-  return startScheduler({
-    log: app.log,
-    lock: lockFor(app.database),
-    jobs: [
-      { name: 'erase-deleted-accounts', run: () => eraseDeletedAccounts({ db: app.db, clock: app.clock, photos: app.photos, log: app.log }) },
-      // Failed-login counters older than a day, no longer blocking (AUTH-03), would otherwise pile up.
-      // Pending payments whose webhook never came (issue 11).
-      { name: 'reconcile-payments', run: () => reconcilePendingPayments(app) },
-      { name: 'prune-login-throttle', run: () => pruneThrottle({ db: app.db, clock: app.clock }) },
-      // Members with messages waiting since the quiet time get one mail a day at most (issue 10).
-      { name: 'chat-unread-reminders', run: () => sendUnreadReminders(app, { quietMinutes: app.config.CHAT_REMINDER_QUIET_MINUTES }) },
-    ],
-  });
+  return startScheduler({ log: app.log, lock: lockFor(app.database), jobs: appJobs(app) });
 }

@@ -4,7 +4,11 @@
  */
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../../tests/setup/databases';
+import { createTestDatabase, databaseKinds, postgresAvailable, type TestDatabase } from '../../../tests/setup/databases';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { loadConfig } from '../config';
+import { createLogger } from '../logger';
+import { appJobs } from './index';
 import { advisoryLock, HOUR_MS, lockFor, noLock, startScheduler, type Timers } from './scheduler';
 
 /** Timers the test fires by hand; records every delay asked for and whether unref was called. */
@@ -135,5 +139,27 @@ describe.each(pgKinds)('scheduler lock on %s', () => {
     // Released: the other process gets its turn.
     expect(await lockB(async () => void (ranB = true))).toBe(true);
     expect(ranB).toBe(true);
+  });
+});
+
+describe.each(await databaseKinds())('the app’s jobs on %s', (kind) => {
+  let testDb: TestDatabase;
+  let kit: SeededDatabase;
+  afterAll(async () => {
+    await kit?.close();
+    await testDb?.drop();
+  });
+
+  it('DEL-01 every scheduled job runs to its end on this database (each once on the demo data, each again with nothing to do)', async () => {
+    testDb = await createTestDatabase(kind);
+    const clock = new FakeClock(Date.now());
+    kit = await seededDatabase({ clock, url: testDb.url, profilesPerSite: 4 });
+    const log = createLogger('silent');
+    const jobs = appJobs({ database: kit.database, db: kit.db, clock, photos: kit.photos, log, config: loadConfig({}), mailer: kit.mailer, sites: kit.sites });
+    expect(jobs.map((j) => j.name)).toEqual(['erase-deleted-accounts', 'reconcile-payments', 'prune-login-throttle', 'chat-unread-reminders']);
+    for (const round of [1, 2]) {
+      for (const job of jobs) await expect(job.run(), `${job.name}, round ${round}`).resolves.not.toThrow();
+      clock.advance(25 * HOUR_MS);
+    }
   });
 });
