@@ -1,11 +1,33 @@
-/** Vitest global setup: tells once whether the PostgreSQL leg of the integration tests runs. */
+/**
+ * Vitest global setup: tells once whether the PostgreSQL leg of the integration tests runs, and writes
+ * the migrated in-memory database every PGlite test database starts from (src/db/client.ts,
+ * `PGLITE_MEMORY_TEMPLATE`); the test workers inherit the variable.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../src/db/client';
 import { postgresAvailable, TEST_POSTGRES_URL } from './databases';
 
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
   const ok = await postgresAvailable();
   console.log(
     ok
       ? `integration tests: PGlite and PostgreSQL (${TEST_POSTGRES_URL})`
       : `integration tests: PGlite only — PostgreSQL at ${TEST_POSTGRES_URL} did not answer, so its leg is not run`,
   );
+  const dir = await mkdtemp(join(tmpdir(), 'pglite-template-'));
+  delete process.env.PGLITE_MEMORY_TEMPLATE;
+  const database = await openDatabase('memory://');
+  try {
+    const dump = (await (database.db as unknown as { $client: { dumpDataDir(c: 'none'): Promise<Blob> } }).$client.dumpDataDir('none')) as Blob;
+    const file = join(dir, 'migrated.tar');
+    await writeFile(file, Buffer.from(await dump.arrayBuffer()));
+    process.env.PGLITE_MEMORY_TEMPLATE = file;
+  } finally {
+    await database.close();
+  }
+  return async () => {
+    await rm(dir, { recursive: true, force: true });
+  };
 }
