@@ -56,6 +56,22 @@ describe('translators', () => {
     expect(createTranslator('en')('entry:accept', { min_age: 18 })).toBe('I am 18 or older, enter');
   });
 
+  it('I18N-01 PERF-01 a text asked again with the same options is the same; other options give their own text', () => {
+    const en = createTranslator('en');
+    expect(en('nav:credits_balance', { count: 3 })).toBe('3 credits left');
+    expect(en('nav:credits_balance', { count: 3 })).toBe('3 credits left');
+    expect(en('nav:credits_balance', { count: 4 })).toBe('4 credits left');
+    expect(en('entry:accept', { min_age: 21 })).toBe('I am 21 or older, enter');
+    expect(en('entry:accept', { min_age: '21' })).toBe('I am 21 or older, enter');
+    expect(createTranslator('de')('nav:credits_balance', { count: 3 })).not.toBe('3 credits left');
+    // Answers that are not strings (returnObjects) and options that are not plain values are looked up every time.
+    const first = en('delete_account:deleted.body', { days: 30, returnObjects: true });
+    const again = en('delete_account:deleted.body', { days: 30, returnObjects: true });
+    expect(Array.isArray(first) || typeof first === 'object').toBe(true);
+    expect(again).toEqual(first);
+    expect(en('entry:accept', { min_age: 18, nested: { a: 1 } } as never)).toBe('I am 18 or older, enter');
+  });
+
   it('I18N-01 islands receive only the namespaces they ask for, with the nl fallback merged in', () => {
     const messages = messagesFor('de', ['nav']);
     expect(Object.keys(messages)).toEqual(['nav']);

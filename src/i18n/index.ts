@@ -40,20 +40,43 @@ export type Translate = TFunction;
 
 const translators = new Map<Language, Translate>();
 
+/** Texts with options kept per language before the memo starts again (names and counts vary without end). */
+const MAX_TEXTS_WITH_OPTIONS = 5_000;
+
+/**
+ * The memo key of a call with options: the key and the options when every value is a string, number or
+ * boolean (the usual `{ site }`, `{ count }`); null when an option is anything else (not kept).
+ */
+function optionsKey(key: string, options: unknown): string | null {
+  if (typeof options === 'string') return `${key}\u0000${options}`;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) return null;
+  let out = key;
+  for (const name in options) {
+    const value = (options as Record<string, unknown>)[name];
+    const type = typeof value;
+    if (type !== 'string' && type !== 'number' && type !== 'boolean') return null;
+    out += `\u0000${name}\u0001${type === 'string' ? (value as string) : String(value)}${type === 'string' ? '' : `\u0002${type}`}`;
+  }
+  return out;
+}
+
 /**
  * The translator for `lang` with nl as fallback. One per language for the process (a translator fixed
  * to its language holds no per-request state; nothing changes its language or its catalogues at run
- * time), and a text asked for without options is looked up once: a page asks for ~100 texts, and
- * i18next's own lookup (key parsing, fallbacks, nesting, interpolation) cost ~6 µs each, a tenth of a
- * member page's CPU.
+ * time), so a text is a pure function of its key and options and is looked up once: a page asks for
+ * ~100 texts, and i18next's own lookup (key parsing, fallbacks, plurals, interpolation) cost ~6 µs each,
+ * a tenth of a member page's CPU. Calls with options are kept too when the options are plain values and
+ * the answer is a string (up to MAX_TEXTS_WITH_OPTIONS per language, then the memo starts again).
  */
 export function createTranslator(lang: Language): Translate {
   let t = translators.get(lang);
   if (!t) {
-    const lookup = base.cloneInstance({ lng: lang, initAsync: false }).t;
+    const lookup = base.cloneInstance({ lng: lang, initAsync: false }).t as unknown as (...args: unknown[]) => unknown;
     const plain = new Map<string, unknown>();
+    const withOptions = new Map<string, string>();
     t = ((key: unknown, ...rest: unknown[]) => {
-      if (rest.length === 0 && typeof key === 'string') {
+      if (typeof key !== 'string') return lookup(key, ...rest);
+      if (rest.length === 0) {
         let text = plain.get(key);
         if (text === undefined) {
           text = lookup(key);
@@ -61,7 +84,16 @@ export function createTranslator(lang: Language): Translate {
         }
         return text;
       }
-      return (lookup as unknown as (...args: unknown[]) => unknown)(key, ...rest);
+      const memoKey = rest.length === 1 ? optionsKey(key, rest[0]) : null;
+      if (memoKey === null) return lookup(key, ...rest);
+      const kept = withOptions.get(memoKey);
+      if (kept !== undefined) return kept;
+      const text = lookup(key, ...rest);
+      if (typeof text === 'string') {
+        if (withOptions.size >= MAX_TEXTS_WITH_OPTIONS) withOptions.clear();
+        withOptions.set(memoKey, text);
+      }
+      return text;
     }) as unknown as Translate;
     translators.set(lang, t);
   }
