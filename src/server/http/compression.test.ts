@@ -1,8 +1,16 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compressResponse, isCompressibleType, MIN_COMPRESS_BYTES, negotiateEncoding } from './compression';
+import { compressResponse, isCompressibleType, MIN_COMPRESS_BYTES, negotiateEncoding, ZSTD_AVAILABLE, type ContentEncoding } from './compression';
+
+const ENCODINGS: readonly ContentEncoding[] = ZSTD_AVAILABLE ? ['br', 'gzip', 'zstd'] : ['br', 'gzip'];
+
+function decode(encoding: ContentEncoding, body: Buffer): Buffer {
+  if (encoding === 'br') return brotliDecompressSync(body);
+  if (encoding === 'zstd') return zstdDecompressSync(body);
+  return gunzipSync(body);
+}
 
 describe('Accept-Encoding negotiation', () => {
   it('prefers brotli, honours q-values and q=0, and falls back to identity', () => {
@@ -18,8 +26,13 @@ describe('Accept-Encoding negotiation', () => {
     expect(negotiateEncoding(undefined)).toBeNull();
   });
 
-  it('breaks a tie with the caller’s preference (per-request bodies prefer gzip)', () => {
+  it('breaks a tie with the caller’s preference (per-request bodies prefer zstd, then gzip)', () => {
     expect(negotiateEncoding('gzip, deflate, br', ['gzip', 'br'])).toBe('gzip');
+    expect(negotiateEncoding('gzip, deflate, br, zstd', ['zstd', 'gzip', 'br'])).toBe(ZSTD_AVAILABLE ? 'zstd' : 'gzip');
+    expect(negotiateEncoding('gzip, deflate, br, zstd;q=0.5', ['zstd', 'gzip', 'br'])).toBe('gzip');
+    expect(negotiateEncoding('zstd', ['zstd', 'gzip', 'br'])).toBe(ZSTD_AVAILABLE ? 'zstd' : null);
+    // Static files are offered brotli and gzip only (their kept copies).
+    expect(negotiateEncoding('zstd, br')).toBe('br');
     expect(negotiateEncoding('br', ['gzip', 'br'])).toBe('br');
     expect(negotiateEncoding('gzip;q=0.5, br', ['gzip', 'br'])).toBe('br');
   });
@@ -63,22 +76,21 @@ describe('compressResponse', () => {
 
   const page = '<!doctype html><p>' + 'Hallo wereld, dit is een pagina. '.repeat(200) + '</p>';
 
-  it('streams an HTML body written in pieces (Astro style: writeHead with headers, writes, end) as brotli or gzip', async () => {
+  it('streams an HTML body written in pieces (Astro style: writeHead with headers, writes, end) as brotli, gzip or zstd', async () => {
     const port = await serve((_req, res) => {
       res.writeHead(201, { 'content-type': 'text/html', vary: 'Cookie', 'x-test': 'yes' });
       res.write(page.slice(0, 300));
       res.write(Buffer.from(page.slice(300, 3000)));
       setTimeout(() => res.end(page.slice(3000)), 20);
     });
-    for (const encoding of ['br', 'gzip'] as const) {
+    for (const encoding of ENCODINGS) {
       const res = await get(port, { 'accept-encoding': encoding });
       expect(res.status).toBe(201);
       expect(res.headers['content-encoding']).toBe(encoding);
       expect(res.headers['x-test']).toBe('yes');
       expect(res.headers.vary).toBe('Cookie, Accept-Encoding');
       expect(res.headers['content-length']).toBeUndefined();
-      const body = encoding === 'br' ? brotliDecompressSync(res.body) : gunzipSync(res.body);
-      expect(body.toString()).toBe(page);
+      expect(decode(encoding, res.body).toString()).toBe(page);
       // The part written before the pause was flushed on its own (the page streams).
       expect(res.chunks).toBeGreaterThan(1);
     }
@@ -95,15 +107,19 @@ describe('compressResponse', () => {
       res.write(page.slice(100));
       res.end();
     });
-    for (const encoding of ['br', 'gzip'] as const) {
+    for (const encoding of ENCODINGS) {
       const res = await get(port, { 'accept-encoding': encoding });
       expect(res.headers['content-encoding']).toBe(encoding);
       expect(res.headers['transfer-encoding']).toBeUndefined();
       expect(Number(res.headers['content-length'])).toBe(res.body.length);
-      expect((encoding === 'br' ? brotliDecompressSync(res.body) : gunzipSync(res.body)).toString()).toBe(page);
+      expect(decode(encoding, res.body).toString()).toBe(page);
     }
     const both = await get(port, { 'accept-encoding': 'gzip, deflate, br' });
     expect(both.headers['content-encoding']).toBe('gzip');
+    // What Chrome and Firefox send over HTTPS.
+    const browser = await get(port, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(browser.headers['content-encoding']).toBe(ZSTD_AVAILABLE ? 'zstd' : 'gzip');
+    expect(decode(browser.headers['content-encoding'] as ContentEncoding, browser.body).toString()).toBe(page);
   });
 
   it(`sends bodies under ${MIN_COMPRESS_BYTES} bytes as they are, with a Content-Length`, async () => {

@@ -10,10 +10,17 @@
  * framing would cost more than it saves.
  */
 import { OutgoingMessage, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import * as zlib from 'node:zlib';
 import { brotliCompress, brotliCompressSync, constants, createBrotliCompress, createGzip, gzip, gzipSync, type BrotliCompress, type Gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 
-export type ContentEncoding = 'br' | 'gzip';
+export type ContentEncoding = 'br' | 'gzip' | 'zstd';
+
+/**
+ * Whether this Node has zstd in node:zlib (22.15 / 23.8 on; marked experimental there, stable format).
+ * Without it, zstd is never offered.
+ */
+export const ZSTD_AVAILABLE = typeof zlib.zstdCompressSync === 'function' && typeof zlib.createZstdCompress === 'function';
 
 /** Bodies smaller than this are sent uncompressed. */
 export const MIN_COMPRESS_BYTES = 1024;
@@ -47,6 +54,7 @@ export function negotiateEncoding(header: string | readonly string[] | undefined
   let best: ContentEncoding | null = null;
   let bestQ = 0;
   for (const coding of preferred) {
+    if (coding === 'zstd' && !ZSTD_AVAILABLE) continue;
     const q = weights.get(coding) ?? weights.get('*') ?? 0;
     if (q > bestQ) {
       best = coding;
@@ -68,19 +76,26 @@ export function appendVary(res: ServerResponse, field: string): void {
 }
 
 const brotliAsync = promisify(brotliCompress);
+const zstdAsync = (body: Buffer, options: zlib.ZstdOptions): Promise<Buffer> =>
+  new Promise((resolve, reject) => zlib.zstdCompress(body, options, (err, out) => (err ? reject(err) : resolve(out))));
 const gzipAsync = promisify(gzip);
 
 /**
  * Per-request compression. Measured on the pages themselves (CPU time per body, this project's 2-core
  * box): landing page 25 kB → gzip 6: 7,593 B in 0.15 ms, brotli 4: 7,588 B in 0.24 ms; lander 11 kB →
- * gzip 6: 2,482 B in 0.06 ms, brotli 4: 2,337 B in 0.10 ms. At the qualities a request can afford,
- * brotli saves at most 6% for 1.6–1.8x the CPU, so per-request bodies prefer gzip when the client takes
- * both (DYNAMIC_PREFERENCE); brotli pays off for static files, compressed once at quality 11 (15–25%
- * smaller than gzip 9).
+ * gzip 6: 2,482 B in 0.06 ms, brotli 4: 2,337 B in 0.10 ms. A member's search page, 53 kB (2026-11-25, a
+ * slower box): gzip 6 11,373 B in 0.91 ms, brotli 4 11,168 B in 1.07 ms, zstd 3 11,466 B in 0.22 ms.
+ * At the quality a request can afford, zstd gives gzip 6's size for a quarter of its CPU, so per-request
+ * bodies prefer zstd (Chrome and Firefox send it over HTTPS), then gzip, then brotli
+ * (DYNAMIC_PREFERENCE); brotli pays off for static files, compressed once at quality 11 (15–25% smaller
+ * than gzip 9). docs/decisions/053-zstd-for-pages.md
  */
 const DYNAMIC_BROTLI_QUALITY = 4;
 const DYNAMIC_GZIP_LEVEL = 6;
-const DYNAMIC_PREFERENCE: readonly ContentEncoding[] = ['gzip', 'br'];
+const DYNAMIC_ZSTD_LEVEL = 3;
+/** zstd for bodies compressed once and kept. */
+const BEST_ZSTD_LEVEL = 19;
+const DYNAMIC_PREFERENCE: readonly ContentEncoding[] = ['zstd', 'gzip', 'br'];
 /**
  * Whole bodies up to this size are compressed on the main thread: the trip to the thread pool costs
  * more CPU than the compression itself (landing page, gzip 6: 0.34 ms async vs 0.17 ms sync; brotli 4:
@@ -109,17 +124,26 @@ function brotliParams(quality: number, sizeHint: number | undefined): Record<num
  * bodies compressed once and kept (static files: brotli 11, gzip 9); `fast` for per-request bodies.
  */
 export function compressBuffer(body: Buffer, encoding: ContentEncoding, effort: 'fast' | 'best'): Promise<Buffer> {
+  if (encoding === 'zstd') return zstdAsync(body, zstdOptions(effort === 'best' ? BEST_ZSTD_LEVEL : DYNAMIC_ZSTD_LEVEL));
   if (encoding === 'br') return brotliAsync(body, { params: brotliParams(effort === 'best' ? 11 : DYNAMIC_BROTLI_QUALITY, body.length) });
   return gzipAsync(body, { level: effort === 'best' ? 9 : DYNAMIC_GZIP_LEVEL });
 }
 
 /** Compresses a whole buffer on the main thread at the per-request level (small bodies: see SYNC_COMPRESS_MAX_BYTES). */
 export function compressBufferSync(body: Buffer, encoding: ContentEncoding): Buffer {
+  if (encoding === 'zstd') return zlib.zstdCompressSync(body, zstdOptions(DYNAMIC_ZSTD_LEVEL));
   if (encoding === 'br') return brotliCompressSync(body, { params: brotliParams(DYNAMIC_BROTLI_QUALITY, body.length) });
   return gzipSync(body, { level: DYNAMIC_GZIP_LEVEL });
 }
 
-function createEncoder(encoding: ContentEncoding, sizeHint: number | undefined): BrotliCompress | Gzip {
+function zstdOptions(level: number): zlib.ZstdOptions {
+  return { params: { [constants.ZSTD_c_compressionLevel]: level } };
+}
+
+type Encoder = BrotliCompress | Gzip | zlib.ZstdCompress;
+
+function createEncoder(encoding: ContentEncoding, sizeHint: number | undefined): Encoder {
+  if (encoding === 'zstd') return zlib.createZstdCompress(zstdOptions(DYNAMIC_ZSTD_LEVEL));
   if (encoding === 'br') return createBrotliCompress({ params: brotliParams(DYNAMIC_BROTLI_QUALITY, sizeHint) });
   return createGzip({ level: DYNAMIC_GZIP_LEVEL });
 }
@@ -158,7 +182,7 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
   let held: Buffer[] = [];
   let heldBytes = 0;
   let heldCallbacks: WriteCallback[] = [];
-  let encoder: BrotliCompress | Gzip | undefined;
+  let encoder: Encoder | undefined;
   let burstTimer: NodeJS.Immediate | undefined;
 
   Object.defineProperty(res, 'headersSent', {
@@ -248,7 +272,7 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
     burstTimer = setImmediate(() => {
       burstTimer = undefined;
       if (state === 'streaming' && encoder && !encoder.writableEnded && !encoder.destroyed) {
-        encoder.flush(accepted === 'br' ? constants.BROTLI_OPERATION_FLUSH : constants.Z_SYNC_FLUSH);
+        encoder.flush(accepted === 'br' ? constants.BROTLI_OPERATION_FLUSH : accepted === 'zstd' ? constants.ZSTD_e_flush : constants.Z_SYNC_FLUSH);
       } else if (state === 'pending' && accepted && heldBytes >= MIN_COMPRESS_BYTES) {
         goStreaming(accepted);
       } else if (state === 'pending' && !accepted) {
