@@ -26,6 +26,11 @@ export interface RequestContext {
   sessionId: string | null;
   /** The member's alert dismissals as the session lookup read them (absent for visitors). */
   dismissals?: Record<string, string>;
+  /**
+   * The members blocked by or blocking the signed-in member (BLK-01), as a page request's session lookup
+   * read them; absent for visitors and API calls (their lists ask the database, `listedTo`).
+   */
+  blocked?: ReadonlySet<number>;
   lang: Language;
   t: Translate;
   /** The visitor's country: the CDN's header behind a trusted proxy, else the site's geoip setting. */

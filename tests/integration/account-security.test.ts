@@ -25,7 +25,9 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
   let ipCounter = 0;
 
   beforeAll(async () => {
-    server = await startTestServer({ db: kind, env: { TRUST_PROXY: '1' } });
+    // The search pages are shared between viewers as in production (decision 049): a member who goes
+    // invisible must leave them at once.
+    server = await startTestServer({ db: kind, env: { TRUST_PROXY: '1', SEARCH_CACHE_TTL_MS: '10000' } });
     hash = await hashPassword(PASSWORD);
     const [row] = await db().select({ siteId: users.siteId }).from(users).where(eq(users.email, DEMO_ACCOUNTS.free.email)).orderBy(users.id).limit(1);
     siteId = row!.siteId;
@@ -483,9 +485,15 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       expect((await apiLogin(m.email, 'fresh-secret-words', nextIp())).status).toBe(200);
     });
 
-    it('SET-01 invisible mode toggles and hides the member from the listing; a bad value changes nothing', async () => {
+    it('SET-01 MEM-01 invisible mode toggles and hides the member from the listing at once; a bad value changes nothing', async () => {
       const m = await member();
       const cookie = await session(m.email);
+      // Another member's search page (shared between viewers for a few seconds, decision 049) lists her, newest
+      // first; with enough others like her that the page is the shared one, not a search with similar results.
+      for (let i = 0; i < 8; i++) await member();
+      const viewer = await session((await member()).email);
+      const listed = async () => (await get('/members?gender=female&country=NL&minAge=30&maxAge=45', { session: viewer })).text.includes(`data-member-id="${m.id}"`);
+      expect(await listed()).toBe(true);
       const bad = await postForm('/settings', { form: 'invisible', invisible: 'maybe' }, { cookies: { session: cookie } });
       expect(bad.status).toBe(400);
       const unknown = await postForm('/settings', { form: 'something-else' }, { cookies: { session: cookie } });
@@ -497,12 +505,14 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       const on = await postForm('/settings', { form: 'invisible', invisible: '1' }, { cookies: { session: cookie } });
       expect(on.status).toBe(303);
       expect((await userRow(m.id)).invisible).toBe(true);
+      expect(await listed()).toBe(false);
       const page = await get('/settings?saved=invisible_on', { session: cookie });
       expect(page.text).toContain('You are now invisible.');
       expect(page.text).toContain('data-invisible-state="on"');
       const off = await postForm('/settings', { form: 'invisible', invisible: '0' }, { cookies: { session: cookie } });
       expect(off.status).toBe(303);
       expect((await userRow(m.id)).invisible).toBe(false);
+      expect(await listed()).toBe(true);
     });
 
     it('SET-01 visitors cannot post the settings forms', async () => {

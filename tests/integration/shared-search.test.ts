@@ -3,10 +3,11 @@
  * the page their own search would give, blocks and visibility count at once, the island's HTML is kept
  * per language and rows left out, and the shared rows last no longer than their time to live.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, profiles, users } from '../../src/db/schema';
 import { TtlCache } from '../../src/server/cache';
+import { InProcessBus } from '../../src/server/realtime/bus';
 import { searchMembers, parseSearchParams } from '../../src/server/members/search';
 import { sharedSearch, type SharedSearchOutcome } from '../../src/server/members/search-pages';
 import type { SearchRequest } from '../../src/server/members/search-request';
@@ -20,12 +21,15 @@ describe('shared search pages', () => {
   const clock = new FakeClock(TEST_EPOCH);
   let kit: SeededDatabase;
   let cache: TtlCache;
+  // As in the app (createAppContext): the bus's site.content_changed drops the site's shared pages.
+  const bus = new InProcessBus();
   let women: number[];
   let men: number[];
 
   beforeAll(async () => {
     kit = await seededDatabase({ clock, profilesPerSite: 80 });
     cache = new TtlCache(clock, 50);
+    bus.subscribe('site.content_changed', ({ siteId }) => cache.deleteSite(siteId));
     const rows = await kit.db
       .select({ id: users.id, gender: profiles.gender })
       .from(users)
@@ -36,8 +40,16 @@ describe('shared search pages', () => {
   });
   afterAll(() => kit?.close());
 
-  const request = (userId: number | null, query = QUERY): SearchRequest => ({ db: kit.db, now: clock.now(), site, userId, tracking: null, params: new URLSearchParams(query) });
-  const shared = (userId: number | null, query = QUERY, lang = 'nl') => sharedSearch(request(userId, query), { cache, ttlMs: TTL, lang });
+  /** The members blocked by or blocking `userId`, as a page request's session lookup reads them. */
+  const blockedOf = async (userId: number) =>
+    new Set(
+      (await kit.db.select().from(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)))).map((b) => (b.blockerId === userId ? b.blockedId : b.blockerId)),
+    );
+  const request = (userId: number | null, query = QUERY, blocked: ReadonlySet<number> | null = null): SearchRequest => ({ db: kit.db, now: clock.now(), site, userId, tracking: null, params: new URLSearchParams(query), blocked });
+  /** A page request: a member's blocks come with the session lookup. */
+  const shared = async (userId: number | null, query = QUERY, lang = 'nl') => sharedSearch(request(userId, query, userId === null ? null : await blockedOf(userId)), { cache, ttlMs: TTL, lang });
+  /** An API request: the member's blocks are not known, the search asks the database. */
+  const sharedApi = (userId: number, query = QUERY) => sharedSearch(request(userId, query), { cache, ttlMs: TTL, lang: 'nl' });
   const own = (userId: number | null, query = QUERY) => searchMembers(kit.db, { viewer: { siteId: 1, userId }, filters: parseSearchParams(new URLSearchParams(query)), now: clock.now(), minAge: 18 });
   const ok = (outcome: SharedSearchOutcome) => {
     if (outcome.type !== 'ok') throw new Error(`search answered ${outcome.type}`);
@@ -53,6 +65,7 @@ describe('shared search pages', () => {
       expect(outcome.result, `viewer ${viewer}`).toEqual(await own(viewer));
       expect(outcome.shared, `viewer ${viewer}`).not.toBeNull();
       expect(outcome.result.cards.some((c) => c.id === viewer)).toBe(false);
+      if (viewer !== null) expect(ok(await sharedApi(viewer)).result, `viewer ${viewer} (API)`).toEqual(await own(viewer));
     }
     // The second page through the first page's cursor, too.
     const next = ok(await shared(men[0]!)).result.next!;
@@ -69,20 +82,23 @@ describe('shared search pages', () => {
       { blockerId: viewer, blockedId: blocked },
       { blockerId: blocker, blockedId: viewer },
     ]);
-    const after = ok(await shared(viewer)).result;
-    expect(after.cards.map((c) => c.id)).not.toContain(blocked);
-    expect(after.cards.map((c) => c.id)).not.toContain(blocker);
-    expect(after).toEqual(await own(viewer));
+    for (const after of [ok(await shared(viewer)).result, ok(await sharedApi(viewer)).result]) {
+      expect(after.cards.map((c) => c.id)).not.toContain(blocked);
+      expect(after.cards.map((c) => c.id)).not.toContain(blocker);
+      expect(after).toEqual(await own(viewer));
+    }
     expect(ok(await shared(other)).result.cards.map((c) => c.id)).toEqual(expect.arrayContaining([blocked, blocker]));
     await kit.db.delete(blocks).where(inArray(blocks.blockerId, [viewer, blocker]));
   });
 
-  it('MEM-01 a member gone invisible, disabled or deleted leaves every shared page at once', async () => {
+  it('MEM-01 a member gone invisible, disabled or deleted leaves every shared page at once (the change is published)', async () => {
     const cards = ok(await shared(men[3]!)).result.cards;
     const [invisible, disabled, deleted] = [cards[0]!.id, cards[1]!.id, cards[2]!.id];
+    // What setInvisible, a ban and deleteAccount do (their own tests prove they publish it).
     await kit.db.update(users).set({ invisible: true }).where(eq(users.id, invisible));
     await kit.db.update(profiles).set({ status: 'disabled' }).where(eq(profiles.userId, disabled));
     await kit.db.update(users).set({ status: 'deleted' }).where(eq(users.id, deleted));
+    await bus.publish('site.content_changed', { siteId: 1 });
     for (const viewer of [null, men[3]!]) {
       const ids = ok(await shared(viewer)).result.cards.map((c) => c.id);
       expect(ids).not.toContain(invisible);
@@ -90,6 +106,15 @@ describe('shared search pages', () => {
       expect(ids).not.toContain(deleted);
       expect(ok(await shared(viewer)).result).toEqual(await own(viewer));
     }
+  });
+
+  it('MEM-01 an API search, which asks the database who is listed, leaves them out even before the change is published', async () => {
+    const query = 'gender=female&country=NL&minAge=19&maxAge=97';
+    const gone = ok(await sharedApi(men[8]!, query)).result.cards[0]!.id;
+    await kit.db.update(users).set({ invisible: true }).where(eq(users.id, gone));
+    const ids = ok(await sharedApi(men[8]!, query)).result.cards.map((c) => c.id);
+    expect(ids).not.toContain(gone);
+    expect(ok(await sharedApi(men[8]!, query)).result).toEqual(await own(men[8]!, query));
   });
 
   it('PERF-01 the rendered island is kept per language and per rows left out, and served only to the same', async () => {

@@ -13,6 +13,7 @@ import type { Clock } from '../clock';
 import { grant } from '../credits/ledger';
 import { createLogger } from '../logger';
 import { Mailer } from '../mail/mailer';
+import { InProcessBus } from '../realtime/bus';
 import { SiteDirectory, type Site } from '../sites/directory';
 import { exportFilename, exportUserData } from './data-export';
 import { DELETE_GRACE_MS, checkReactivation, deleteAccount, reactivateAccount } from './deletion';
@@ -21,7 +22,9 @@ const PASSWORD = 'correct horse battery';
 const clock = new FakeClock();
 let database: Database;
 let kit: SeededDatabase;
-let app: { db: Database['db']; clock: Clock; mailer: Mailer };
+let app: { db: Database['db']; clock: Clock; mailer: Mailer; bus: InProcessBus };
+/** The sites whose shared answers the bus said to drop (`site.content_changed`). */
+const contentChanged: number[] = [];
 let site: Site;
 let otherSite: Site;
 let passwordHash: string;
@@ -34,7 +37,8 @@ beforeAll(async () => {
   const all = await database.db.select({ id: sites.id, isDefault: sites.isDefault }).from(sites);
   site = await directory.forId(all.find((s) => s.isDefault)!.id);
   otherSite = await directory.forId(all.find((s) => !s.isDefault)!.id);
-  app = { db: database.db, clock, mailer: new Mailer(database.db, createLogger('silent')) };
+  app = { db: database.db, clock, mailer: new Mailer(database.db, createLogger('silent')), bus: new InProcessBus() };
+  app.bus.subscribe('site.content_changed', ({ siteId }) => void contentChanged.push(siteId));
   passwordHash = await hashPassword(PASSWORD);
 });
 afterAll(() => kit?.close());
@@ -106,7 +110,10 @@ describe('deleting and reactivating', () => {
   it('DEL-01 deleting hides the account at once, ends every session and mails a reactivation link valid 14 days', async () => {
     const m = await member();
     const second = await createSession(database.db, clock, m.id);
+    contentChanged.length = 0;
     expect(await deleteAccount(app, site, { userId: m.id, password: PASSWORD, origin: 'http://localhost:4321' })).toEqual({ type: 'ok' });
+    // Every process drops the site's shared search pages, teasers and cached landers (MEM-01).
+    expect(contentChanged).toEqual([site.settings.id]);
     const { user, profile } = await userRow(m.id);
     expect(user.status).toBe('deleted');
     expect(user.deletedAt?.toISOString()).toBe(clock.now().toISOString());

@@ -35,7 +35,7 @@ export interface DeleteInput {
  * Deletes the account after checking the password: hidden at once, logged out everywhere, and a mail
  * with the reactivation link (valid 14 days). A wrong password changes nothing.
  */
-export async function deleteAccount(app: Pick<AppContext, 'db' | 'clock' | 'mailer'>, site: Site, input: DeleteInput): Promise<DeleteResult> {
+export async function deleteAccount(app: Pick<AppContext, 'db' | 'clock' | 'mailer' | 'bus'>, site: Site, input: DeleteInput): Promise<DeleteResult> {
   const [row] = await app.db
     .select({ id: users.id, email: users.email, language: users.language, status: users.status, passwordHash: users.passwordHash, siteId: users.siteId, name: profiles.name })
     .from(users)
@@ -52,6 +52,8 @@ export async function deleteAccount(app: Pick<AppContext, 'db' | 'clock' | 'mail
     await tx.update(users).set({ status: 'deleted', deletedAt: now }).where(eq(users.id, row.id));
     await tx.update(profiles).set({ status: 'disabled' }).where(eq(profiles.userId, row.id));
   });
+  // Gone from the site's shared answers (search pages, teasers, cached landers) in every process at once.
+  await app.bus.publish('site.content_changed', { siteId: row.siteId });
   await revokeUserSessions(app.db, row.id);
   // Open links of the account (activation, e-mail change, an older reactivation) stop working.
   for (const kind of ['activation', 'password_reset', 'email_change', 'reactivation'] as const) await revokeTokens(app.db, app.clock, row.id, kind);

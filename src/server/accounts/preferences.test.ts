@@ -7,6 +7,7 @@ import { profiles, users } from '../../db/schema';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { createSession, validateSessionToken } from '../auth/sessions';
 import { isListedTo } from '../members/visibility';
+import { InProcessBus } from '../realtime/bus';
 import { changePassword, NOTIFICATION_KEYS, notificationStates, setInvisible, setNotificationPreferences } from './preferences';
 
 const clock = new FakeClock();
@@ -15,7 +16,11 @@ let database: Database;
 let kit: SeededDatabase;
 let hash: string;
 let siteId: number;
-const deps = () => ({ db: database.db, clock });
+const bus = new InProcessBus();
+/** The sites whose shared answers the bus said to drop (`site.content_changed`). */
+const contentChanged: number[] = [];
+bus.subscribe('site.content_changed', ({ siteId }) => void contentChanged.push(siteId));
+const deps = () => ({ db: database.db, clock, bus });
 
 beforeAll(async () => {
   kit = await seededDatabase({ clock: clock, profilesPerSite: 0 });
@@ -65,11 +70,14 @@ describe('invisible mode', () => {
     // The one listing rule every list (search, likes, games, signup matches) applies.
     const visible = () => isListedTo(database.db, { siteId, userId: null }, id);
     expect(await visible()).toBe(true);
+    contentChanged.length = 0;
     await setInvisible(deps(), id, true);
     expect((await row(id)).invisible).toBe(true);
     expect(await visible()).toBe(false);
     await setInvisible(deps(), id, false);
     expect(await visible()).toBe(true);
+    // Each change drops the site's shared answers (search pages, teasers, cached landers) in every process.
+    expect(contentChanged).toEqual([siteId, siteId]);
   });
 });
 

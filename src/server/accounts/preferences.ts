@@ -12,6 +12,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
 import { ACCOUNT_RULE, activeBlock, clearFailures, recordFailure } from '../auth/throttle';
 import type { Clock } from '../clock';
+import type { EventBus } from '../realtime/bus';
 import { checkPassword, type PasswordProblem } from './rules';
 
 type Deps = { db: Db; clock: Clock };
@@ -109,9 +110,14 @@ export function notificationStates(disabled: readonly string[]): Record<Notifica
   return Object.fromEntries(NOTIFICATION_KEYS.map((key) => [key, !disabled.includes(key)])) as Record<NotificationKey, boolean>;
 }
 
-/** SET-01: invisible members are left out of listings (search, landers); they can still use the site. */
-export async function setInvisible(deps: Pick<Deps, 'db'>, userId: number, invisible: boolean): Promise<void> {
-  await deps.db.update(users).set({ invisible }).where(eq(users.id, userId));
+/**
+ * SET-01: invisible members are left out of listings (search, landers); they can still use the site.
+ * The site's shared answers (search pages, teasers, cached landers) are dropped in every process
+ * (`site.content_changed`), so the member leaves them at once.
+ */
+export async function setInvisible(deps: Pick<Deps, 'db'> & { bus: EventBus }, userId: number, invisible: boolean): Promise<void> {
+  const [row] = await deps.db.update(users).set({ invisible }).where(eq(users.id, userId)).returning({ siteId: users.siteId });
+  if (row) await deps.bus.publish('site.content_changed', { siteId: row.siteId });
 }
 
 /** Read receipts and typing (CHT-10): whether the member sends them to the people they chat with. */

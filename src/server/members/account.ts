@@ -2,7 +2,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
-import { photos, profiles, sessions, users, type PhotoStatus, type ProfileStatus, type UserStatus } from '../../db/schema';
+import { blocks, photos, profiles, sessions, users, type PhotoStatus, type ProfileStatus, type UserStatus } from '../../db/schema';
 import { isLanguage, type Language } from '../../shared/languages';
 import type { Clock } from '../clock';
 import { applySessionVerdict, isTokenShaped, judgeSession, sessionIdFromToken, type ValidatedSession } from '../auth/sessions';
@@ -116,14 +116,24 @@ export interface SessionMember extends ValidatedSession {
   dismissals: Record<string, string>;
   /** The member's badge and modal counts, when they were asked for (a page request). */
   counts: MemberCounts | null;
+  /**
+   * The members blocked by this member or blocking them (BLK-01), read with the counts (a page request),
+   * so a page that lists members can leave them out without asking again; null when not read.
+   */
+  blocked: ReadonlySet<number> | null;
 }
+
+/** SQL: the ids of the members `member` blocked or is blocked by, as an int array (both ways, BLK-01). */
+const blockedEitherWay = (member: typeof sessions.userId) =>
+  sql<number[]>`array(select ${blocks.blockedId} from ${blocks} where ${blocks.blockerId} = ${member} union select ${blocks.blockerId} from ${blocks} where ${blocks.blockedId} = ${member})`;
 
 const sessionColumns = { ...memberColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt, siteId: users.siteId, dismissals: users.dismissals };
 
 /**
  * The member behind a session cookie, in one query that runs on every signed-in request (built once per
  * database handle): the session, the account, the profile, the main photo and the dismissals, and with
- * `counts` (a page request: its navigation shows them) the member's counts too (src/server/members/counts.ts).
+ * `counts` (a page request: its navigation shows them) the member's counts too (src/server/members/counts.ts)
+ * and the members blocked either way (a page that lists members leaves them out with no query of its own).
  * The session rules are those of validateSessionToken (judgeSession). Null when the token counts for nothing.
  */
 export async function loadSessionMember(db: Db, clock: Clock, token: string, siteId: number, options: { counts?: boolean } = {}): Promise<SessionMember | null> {
@@ -131,11 +141,12 @@ export async function loadSessionMember(db: Db, clock: Clock, token: string, sit
   const id = sessionIdFromToken(token);
   let row: (MemberRow & { sessionId: string; expiresAt: Date; siteId: number; dismissals: Record<string, string> | null }) | undefined;
   let counts: MemberCounts | null = null;
+  let blocked: ReadonlySet<number> | null = null;
   if (options.counts) {
     const query = preparedOn(db, 'session_member_counts', (d) => {
       const join = memberCountsJoin(d, { siteId: sql.placeholder('siteId'), userId: sessions.userId });
       return d
-        .select({ ...sessionColumns, ...join.columns })
+        .select({ ...sessionColumns, ...join.columns, blocked: blockedEitherWay(sessions.userId) })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
         .innerJoin(profiles, eq(profiles.userId, users.id))
@@ -148,7 +159,10 @@ export async function loadSessionMember(db: Db, clock: Clock, token: string, sit
     });
     const [found] = await query.execute({ id, siteId });
     row = found;
-    if (found) counts = { newLikes: found.newLikes, unshown: found.unshown, unread: found.unread };
+    if (found) {
+      counts = { newLikes: found.newLikes, unshown: found.unshown, unread: found.unread };
+      blocked = new Set(found.blocked.map(Number));
+    }
   } else {
     const query = preparedOn(db, 'session_member', (d) =>
       d
@@ -167,7 +181,7 @@ export async function loadSessionMember(db: Db, clock: Clock, token: string, sit
   const now = clock.now();
   const valid = await applySessionVerdict(db, now, judgeSession(row, now, siteId), { id: row.sessionId, userId: row.id, expiresAt: row.expiresAt });
   if (!valid) return null;
-  return { ...valid, user: toCurrentUser(row), dismissals: row.dismissals ?? {}, counts };
+  return { ...valid, user: toCurrentUser(row), dismissals: row.dismissals ?? {}, counts, blocked };
 }
 
 export async function setUserLanguage(db: Db, userId: number, language: Language): Promise<void> {

@@ -43,7 +43,7 @@ describe.each(await databaseKinds())('member counts on %s', (kind) => {
     await testDb?.drop();
   });
 
-  it('NAV-01 LIK-03 a page gets the counts with the session; they match the counts read alone and leave out members not listed', async () => {
+  it('NAV-01 LIK-03 BLK-01 a page gets the counts and the blocks either way with the session; they match the counts read alone and leave out members not listed', async () => {
     const me = await member();
     const { token } = await createSession(kit.db, clock, me);
     const [fan, seenFan, shownFan, hidden, blocker, writer, blockedWriter] = [await member(), await member(), await member(), await member({ invisible: true }), await member(), await member(), await member()];
@@ -72,17 +72,22 @@ describe.each(await databaseKinds())('member counts on %s', (kind) => {
     expect(page?.user.id).toBe(me);
     expect(page?.counts).toEqual(expected);
     expect(await countMember(kit.db, { siteId, userId: me })).toEqual(expected);
+    // BLK-01: the members blocked either way come with it (a page that lists members leaves them out).
+    expect([...page!.blocked!].sort((x, y) => x - y)).toEqual([blocker, blockedWriter].sort((x, y) => x - y));
     // Not a page (an API call): the session alone.
     const api = await loadSessionMember(kit.db, clock, token, siteId);
     expect(api?.user.id).toBe(me);
     expect(api?.counts).toBeNull();
+    expect(api?.blocked).toBeNull();
     // Another site's session counts for nothing, with or without the counts.
     expect(await loadSessionMember(kit.db, clock, token, siteId + 1, { counts: true })).toBeNull();
 
     // A member with nothing waiting: zeros, not a missing row.
     const quiet = await member();
     const quietSession = await createSession(kit.db, clock, quiet);
-    expect((await loadSessionMember(kit.db, clock, quietSession.token, siteId, { counts: true }))?.counts).toEqual(NO_COUNTS);
+    const quietPage = await loadSessionMember(kit.db, clock, quietSession.token, siteId, { counts: true });
+    expect(quietPage?.counts).toEqual(NO_COUNTS);
+    expect(quietPage?.blocked).toEqual(new Set());
     expect(await countMember(kit.db, { siteId, userId: quiet })).toEqual(NO_COUNTS);
   });
 });

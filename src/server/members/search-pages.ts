@@ -4,9 +4,12 @@
  * Many members run the same search: the first page of their own defaults ('looking for', region, age
  * range) or a filter they share with others. The page query runs once every few seconds per site and
  * filters in force, as a visitor would see it (the site's active, visible members), with a few rows more
- * than a page. Each viewer then asks in one small query which of those rows are listed to them
- * (`listedTo`: not themselves, no block either way, not gone invisible, deleted or disabled since); their
- * page is the listed rows in order. The island's HTML is kept too, per language and per set of rows left
+ * than a page. A member who goes invisible, deletes the account or is disabled (banned) drops the site's
+ * shared pages in every process (`site.content_changed` on the bus), so the rows hold only members listed
+ * to a visitor. What is left per viewer: not themselves and no block either way. A page request knows
+ * the viewer's blocks from its session lookup (`SearchRequest.blocked`) and needs no query; otherwise
+ * the viewer asks in one small query which rows are listed to them (`listedAmong`). Their page is the
+ * listed rows in order. The island's HTML is kept too, per language and per set of rows left
  * out (none for most viewers; a member who matches their own search leaves out themselves), and served
  * as it was rendered.
  *
@@ -98,7 +101,7 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
       return { rows, full: rows.length === limit, html: new Map() };
     });
 
-    const listed = await listedAmong(req.db, viewer, shared.rows.map((row) => row.id));
+    const listed = listedToKnownViewer(viewer, req.blocked ?? null, shared.rows) ?? (await listedAmong(req.db, viewer, shared.rows.map((row) => row.id)));
     const rows = shared.rows.filter((row) => listed.has(row.id));
     // Too many left out to make a whole page and know whether another follows: the viewer's own search.
     if (shared.full && rows.length < perPage + 1) return own();
@@ -122,6 +125,18 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
     if (err instanceof SearchValidationError) return { type: 'invalid', code: searchErrorCode(err), field: err.field };
     throw err;
   }
+}
+
+/**
+ * Which of the shared `rows` (listed to a visitor when they were read, and dropped when one of them went
+ * invisible, was deleted or disabled) may be listed to `viewer`, without a query: all of them for a
+ * visitor; for a member whose blocks (either way) are known, those that are neither the member nor
+ * blocked. Null when the member's blocks are not known.
+ */
+export function listedToKnownViewer(viewer: Viewer, blocked: ReadonlySet<number> | null, rows: readonly { id: number }[]): Set<number> | null {
+  if (viewer.userId === null) return new Set(rows.map((row) => row.id));
+  if (blocked === null) return null;
+  return new Set(rows.filter((row) => row.id !== viewer.userId && !blocked.has(row.id)).map((row) => row.id));
 }
 
 /** Which of `ids` may be listed to `viewer` now (one query, built once per database handle). */

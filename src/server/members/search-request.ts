@@ -13,6 +13,11 @@ export interface SearchRequest {
   userId: number | null;
   tracking: unknown;
   params: URLSearchParams;
+  /**
+   * The members blocked by or blocking the viewer, when the request knows them already (a page's session
+   * lookup read them); else the search asks the database.
+   */
+  blocked?: ReadonlySet<number> | null;
 }
 
 export type SearchOutcome =

@@ -14,13 +14,11 @@ export const DELETE_ACCOUNT_PATH = '/settings/delete';
 /** The actions of the delete-account page for the signed-in `user`. */
 export function deleteAccountForm(ctx: Pick<RequestContext, 'app' | 'site' | 't' | 'linkOrigin'>, user: Pick<CurrentUser, 'id'>): MultiActionSpec<undefined, 'pause' | 'mail_off' | 'delete'> {
   const { app, site, t } = ctx;
-  const teaserChanged = () => app.cache.delete(`teaser:${site.settings.id}`);
   return {
     field: 'action',
     actions: {
       pause: async () => {
         await setInvisible(app, user.id, true);
-        teaserChanged();
         return redirect(`${DELETE_ACCOUNT_PATH}?done=paused`);
       },
       mail_off: async () => {
@@ -30,10 +28,7 @@ export function deleteAccountForm(ctx: Pick<RequestContext, 'app' | 'site' | 't'
       },
       delete: async (form) => {
         const result = await deleteAccount(app, site, { userId: user.id, password: form.text('password'), origin: ctx.linkOrigin });
-        if (result.type === 'ok') {
-          teaserChanged();
-          return redirect('/account-deleted', { session: 'end' });
-        }
+        if (result.type === 'ok') return redirect('/account-deleted', { session: 'end' });
         if (result.reason === 'too_many_attempts') return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes }) });
         return invalid(400, { formError: t('errors:wrong_password') });
       },

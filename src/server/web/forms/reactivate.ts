@@ -21,7 +21,8 @@ export function reactivateForm(ctx: Pick<RequestContext, 'app' | 'site' | 'sessi
       if (result.type === 'error') return invalid(400, { reason: result.reason, data: result.reason });
       // Rotate: a session this browser had before is not carried on.
       if (ctx.sessionId) await revokeSession(app.db, ctx.sessionId);
-      app.cache.delete(`teaser:${site.settings.id}`);
+      // Back in the site's shared answers (teasers, search pages, cached landers) in every process.
+      await app.bus.publish('site.content_changed', { siteId: site.settings.id });
       return redirect(`${REACTIVATE_PATH}?done=1`, { session: { token: result.created.token } });
     },
   };
