@@ -1,7 +1,8 @@
 /**
- * Vitest global setup: tells once whether the PostgreSQL leg of the integration tests runs, and writes
- * the migrated in-memory database every PGlite test database starts from (src/db/client.ts,
- * `PGLITE_MEMORY_TEMPLATE`); the test workers inherit the variable.
+ * Vitest global setup: tells once whether the PostgreSQL leg of the integration tests runs, writes the
+ * migrated in-memory database every PGlite test database starts from (src/db/client.ts,
+ * `PGLITE_MEMORY_TEMPLATE`), and makes the folder the demo seed's portraits are kept in for the run
+ * (tests/setup/seed-photos.ts, `SEED_PHOTO_CACHE`); the test workers inherit the variables.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,8 @@ export default async function setup(): Promise<() => Promise<void>> {
       : `integration tests: PGlite only — PostgreSQL at ${TEST_POSTGRES_URL} did not answer, so its leg is not run`,
   );
   const dir = await mkdtemp(join(tmpdir(), 'pglite-template-'));
+  const photos = await mkdtemp(join(tmpdir(), 'seed-photos-'));
+  process.env.SEED_PHOTO_CACHE = photos;
   delete process.env.PGLITE_MEMORY_TEMPLATE;
   const database = await openDatabase('memory://');
   try {
@@ -29,5 +32,6 @@ export default async function setup(): Promise<() => Promise<void>> {
   }
   return async () => {
     await rm(dir, { recursive: true, force: true });
+    await rm(photos, { recursive: true, force: true });
   };
 }

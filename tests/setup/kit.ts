@@ -19,6 +19,7 @@ import { createLogger } from '../../src/server/logger';
 import { Mailer } from '../../src/server/mail/mailer';
 import { LocalPhotoStore } from '../../src/server/photos/store';
 import { SiteDirectory, type Site } from '../../src/server/sites/directory';
+import { keepSeedPhotos, restoreSeedPhotos } from './seed-photos';
 
 /** The instant every fake clock starts at unless told otherwise. */
 export const TEST_EPOCH = new Date('2026-11-21T12:00:00Z');
@@ -73,8 +74,12 @@ export async function seededDatabase(options: { clock?: Clock; profilesPerSite?:
   const database = await openDatabase(options.url ?? 'memory://');
   const photoDir = await mkdtemp(join(tmpdir(), 'test-photos-'));
   const photos = new LocalPhotoStore(photoDir);
+  const profilesPerSite = options.profilesPerSite ?? 0;
   try {
-    await seedDemo({ db: database.db, photos, clock, profilesPerSite: options.profilesPerSite ?? 0 });
+    // The portraits a seed of this size rendered before in this run (tests/setup/seed-photos.ts).
+    const restored = await restoreSeedPhotos(photoDir, profilesPerSite);
+    await seedDemo({ db: database.db, photos, clock, profilesPerSite });
+    if (!restored) await keepSeedPhotos(photoDir, profilesPerSite);
   } catch (err) {
     await database.close();
     await rm(photoDir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/server/config';
 import { bootServer, type BootedServer } from '../../src/server/http/boot';
 import { createLogger, type Logger } from '../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from './databases';
+import { keepSeedPhotos, restoreSeedPhotos } from './seed-photos';
 
 export interface TestServer {
   booted: BootedServer;
@@ -52,7 +53,10 @@ export async function startTestServer(options: { db?: 'pglite' | 'postgres'; env
     SEARCH_CACHE_TTL_MS: '0',
     ...options.env,
   });
+  // The portraits a seed of this size rendered before in this run (tests/setup/seed-photos.ts).
+  const restored = config.SEED_DEMO && (await restoreSeedPhotos(config.photoDir, config.SEED_PROFILES_PER_SITE));
   const booted = await bootServer({ config, log: options.log ?? createLogger(config.LOG_LEVEL), host: '127.0.0.1', port: 0 });
+  if (config.SEED_DEMO && !restored) await keepSeedPhotos(config.photoDir, config.SEED_PROFILES_PER_SITE);
   const port = Number(new URL(booted.url).port);
   return {
     booted,
