@@ -138,14 +138,18 @@ describe('deleting and reactivating', () => {
     clock.advance(13 * 24 * 3600 * 1000);
     expect(await checkReactivation(app, token, site.settings.id)).toMatchObject({ type: 'ok', userId: m.id });
     expect(await checkReactivation(app, token, otherSite.settings.id)).toEqual({ type: 'error', reason: 'invalid' });
+    contentChanged.length = 0;
     const result = await reactivateAccount(app, token, { siteId: site.settings.id, ip: '198.51.100.1', userAgent: 'Back/1' });
     expect(result.type).toBe('ok');
+    // Back in the site's shared answers in every process.
+    expect(contentChanged).toEqual([site.settings.id]);
     if (result.type !== 'ok') return;
     const { user, profile } = await userRow(m.id);
     expect(user).toMatchObject({ status: 'active', deletedAt: null });
     expect(profile.status).toBe('active');
     expect(await validateSessionToken(database.db, clock, result.created.token, site.settings.id)).not.toBeNull();
     expect(await reactivateAccount(app, token, { siteId: site.settings.id })).toEqual({ type: 'error', reason: 'used' });
+    expect(contentChanged).toEqual([site.settings.id]);
   });
 
   it('DEL-01 an account whose e-mail was never confirmed comes back unconfirmed with its profile still hidden', async () => {

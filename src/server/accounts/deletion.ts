@@ -10,6 +10,7 @@ import type { Db } from '../../db/client';
 import { profiles, users, type UserStatus } from '../../db/schema';
 import { createSession, revokeUserSessions, type CreatedSession } from '../auth/sessions';
 import type { Clock } from '../clock';
+import type { EventBus } from '../realtime/bus';
 import type { AppContext } from '../context';
 import type { Site } from '../sites/directory';
 import { DELETE_GRACE_DAYS, DELETE_GRACE_MS, erasedEmail } from '../jobs/erase-deleted';
@@ -98,7 +99,7 @@ export type ReactivationResult = { type: 'ok'; userId: number; created: CreatedS
  * confirmed. The token works once.
  */
 export async function reactivateAccount(
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; bus: EventBus },
   token: string,
   meta: { siteId: number; ip?: string | null; userAgent?: string | null },
 ): Promise<ReactivationResult> {
@@ -118,6 +119,8 @@ export async function reactivateAccount(
     return true;
   });
   if (!restored) return { type: 'error', reason: 'used' };
+  // Back in the site's shared answers (teasers, search pages, cached landers) in every process.
+  await deps.bus.publish('site.content_changed', { siteId: meta.siteId });
   const created = await createSession(deps.db, deps.clock, used.userId, { ip: meta.ip ?? null, userAgent: meta.userAgent ?? null });
   return { type: 'ok', userId: used.userId, created };
 }

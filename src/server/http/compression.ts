@@ -93,8 +93,6 @@ const gzipAsync = promisify(gzip);
 const DYNAMIC_BROTLI_QUALITY = 4;
 const DYNAMIC_GZIP_LEVEL = 6;
 const DYNAMIC_ZSTD_LEVEL = 3;
-/** zstd for bodies compressed once and kept. */
-const BEST_ZSTD_LEVEL = 19;
 const DYNAMIC_PREFERENCE: readonly ContentEncoding[] = ['zstd', 'gzip', 'br'];
 /**
  * Whole bodies up to this size are compressed on the main thread: the trip to the thread pool costs
@@ -124,7 +122,8 @@ function brotliParams(quality: number, sizeHint: number | undefined): Record<num
  * bodies compressed once and kept (static files: brotli 11, gzip 9); `fast` for per-request bodies.
  */
 export function compressBuffer(body: Buffer, encoding: ContentEncoding, effort: 'fast' | 'best'): Promise<Buffer> {
-  if (encoding === 'zstd') return zstdAsync(body, zstdOptions(effort === 'best' ? BEST_ZSTD_LEVEL : DYNAMIC_ZSTD_LEVEL));
+  // Kept copies are brotli and gzip (static files, the render cache): zstd only ever compresses per request.
+  if (encoding === 'zstd') return zstdAsync(body, zstdOptions(DYNAMIC_ZSTD_LEVEL));
   if (encoding === 'br') return brotliAsync(body, { params: brotliParams(effort === 'best' ? 11 : DYNAMIC_BROTLI_QUALITY, body.length) });
   return gzipAsync(body, { level: effort === 'best' ? 9 : DYNAMIC_GZIP_LEVEL });
 }

@@ -15,6 +15,7 @@ import { uploadPhoto } from '../photos/upload';
 import { eraseDeletedAccounts } from './erase-deleted';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { InProcessBus } from '../realtime/bus';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -141,7 +142,7 @@ describe.each(await databaseKinds())('on %s', (kind) => {
       const token = await issueToken(database.db, clock, gone.id, 'reactivation', { ttlMs: 30 * DAY });
       expect((await eraseDeletedAccounts({ db: database.db, clock, photos: store })).erased).toContain(gone.id);
       expect((await eraseDeletedAccounts({ db: database.db, clock, photos: store })).erased).toEqual([]);
-      expect((await reactivateAccount({ db: database.db, clock }, token, { siteId })).type).toBe('error');
+      expect((await reactivateAccount({ db: database.db, clock, bus: new InProcessBus() }, token, { siteId })).type).toBe('error');
     });
 
     it('DEL-01 an account reactivated in time is never erased', async () => {

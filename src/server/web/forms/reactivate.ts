@@ -17,12 +17,10 @@ export function reactivateForm(ctx: Pick<RequestContext, 'app' | 'site' | 'sessi
   const { app, site } = ctx;
   return {
     handle: async (form) => {
-      const result = await reactivateAccount({ db: app.db, clock: app.clock }, form.text('token'), { siteId: site.settings.id, ip: ctx.clientIp, userAgent: ctx.userAgent });
+      const result = await reactivateAccount(app, form.text('token'), { siteId: site.settings.id, ip: ctx.clientIp, userAgent: ctx.userAgent });
       if (result.type === 'error') return invalid(400, { reason: result.reason, data: result.reason });
       // Rotate: a session this browser had before is not carried on.
       if (ctx.sessionId) await revokeSession(app.db, ctx.sessionId);
-      // Back in the site's shared answers (teasers, search pages, cached landers) in every process.
-      await app.bus.publish('site.content_changed', { siteId: site.settings.id });
       return redirect(`${REACTIVATE_PATH}?done=1`, { session: { token: result.created.token } });
     },
   };
