@@ -85,6 +85,11 @@ export function setPushSubscribed(value: boolean): void {
   pushSubscribed = value;
 }
 
+/** Whether this browser holds a push subscription (the member refresh runs every 300 s then, CLI-08). */
+export function isPushSubscribed(): boolean {
+  return pushSubscribed;
+}
+
 function memoryStorage(): Pick<Storage, 'getItem' | 'setItem'> {
   const values = new Map<string, string>();
   return { getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value) };
@@ -137,7 +142,7 @@ export function startClient(data: BootData, env: BootEnv): () => void {
     cleanups.push(registerRefreshTask(loadUser));
     cleanups.push(registerRefreshTask(loadLikes));
     cleanups.push(registerRefreshTask(loadChats));
-    cleanups.push(startPeriodicRefresh({ clock, tasks: refreshTasks, isPushSubscribed: () => pushSubscribed }));
+    cleanups.push(startPeriodicRefresh({ clock, tasks: refreshTasks, isPushSubscribed }));
   }
 
   return () => {

@@ -1,11 +1,9 @@
 /** The browser's push module against a fake browser (service worker, PushManager, Notification) and a fake API. */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { $push, $pushOffer, $pushSubscribed } from '../stores/push';
 import { createApiClient, setApiClient } from './api';
-import { setPushSubscribed } from './boot';
+import { isPushSubscribed, setPushSubscribed } from './boot';
 import { applicationServerKey, initPush, resetPushForTests, subscribePush, unsubscribePush, type PushEnv, type PushSubscriptionLike } from './push';
-
-vi.mock('./boot', async (importOriginal) => ({ ...(await importOriginal<typeof import('./boot')>()), setPushSubscribed: vi.fn() }));
 
 const KEY = 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U';
 const P256DH = 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM';
@@ -84,7 +82,6 @@ beforeEach(() => {
   answer = () => new Response(JSON.stringify({ ok: true }), { status: 201, headers: { 'content-type': 'application/json' } });
   resetPushForTests();
   $push.set({ status: 'loading', busy: false, error: null });
-  vi.mocked(setPushSubscribed).mockClear();
   setApiClient(
     createApiClient({
       baseUrl: 'http://site.test',
@@ -111,11 +108,12 @@ describe('push state', () => {
 
   it('PUSH-01 a capable browser without a subscription registers the service worker and is "not subscribed"', async () => {
     const { env, registered } = fakeEnv();
+    setPushSubscribed(true);
     expect(await initPush({ userId: 7 }, env)).toBe('not_subscribed');
     expect(registered).toEqual([{ url: '/sw.js', scope: '/' }]);
     expect($pushOffer.get()).toBe(true);
     expect($pushSubscribed.get()).toBe(false);
-    expect(setPushSubscribed).toHaveBeenLastCalledWith(false);
+    expect(isPushSubscribed()).toBe(false);
   });
 
   it('PUSH-01 blocked notifications are "denied" (and no offer to turn push on)', async () => {
@@ -128,9 +126,10 @@ describe('push state', () => {
   it('PUSH-01 an existing subscription is "subscribed" and registered with the server once per session', async () => {
     const { env } = fakeEnv({ permission: 'granted' });
     current = fakeSubscription('https://push.example/send/old');
+    setPushSubscribed(false);
     expect(await initPush({ userId: 7 }, env)).toBe('subscribed');
     expect($pushSubscribed.get()).toBe(true);
-    expect(setPushSubscribed).toHaveBeenLastCalledWith(true);
+    expect(isPushSubscribed()).toBe(true);
     expect(sent.map((s) => `${s.method} ${new URL(s.url).pathname}${new URL(s.url).search}`)).toEqual(['POST /api/user.php?push=1']);
     resetPushForTests();
     await initPush({ userId: 7 }, env);
@@ -168,7 +167,7 @@ describe('subscribePush', () => {
     expect(sent[0]!.body).toEqual({ endpoint: 'https://push.example/send/abc', expirationTime: null, keys: { p256dh: P256DH, auth: AUTH } });
     expect($push.get()).toEqual({ status: 'subscribed', busy: false, error: null });
     // CLI-08: the member refresh slows to 300 s.
-    expect(setPushSubscribed).toHaveBeenLastCalledWith(true);
+    expect(isPushSubscribed()).toBe(true);
   });
 
   it('PUSH-01 refusing the permission prompt leaves push off ("denied"), nothing is sent', async () => {
@@ -252,11 +251,12 @@ describe('unsubscribePush', () => {
     const { env } = fakeEnv({ permission: 'granted' });
     const sub = fakeSubscription('https://push.example/send/mine');
     current = sub;
+    setPushSubscribed(true);
     const result = await unsubscribePush(env);
     expect(result).toEqual({ type: 'ok', status: 'not_subscribed' });
     expect(sent.map((s) => [s.method, s.url, s.headers.get('x-requested-with'), s.body])).toEqual([['DELETE', 'http://site.test/api/user.php?push=1', 'XMLHttpRequest', { endpoint: 'https://push.example/send/mine' }]]);
     expect(sub.unsubscribed).toBe(true);
-    expect(setPushSubscribed).toHaveBeenLastCalledWith(false);
+    expect(isPushSubscribed()).toBe(false);
   });
 });
 
