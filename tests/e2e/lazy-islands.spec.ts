@@ -4,6 +4,7 @@
  * arrives after the click (client:interaction, src/client/directives/interaction.ts).
  */
 import { expect, test, type Page, type Request } from '@playwright/test';
+import { settled } from './settled';
 
 const base = () => test.info().project.use.baseURL!;
 
@@ -29,7 +30,7 @@ test('PERF-02 no island code is requested on the landing page before an interact
   await expect(island).toHaveAttribute('client', 'interaction');
   // Everything the page does on its own is done: network quiet, then a frame and an idle period.
   await page.waitForLoadState('networkidle');
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done(null)))));
+  await settled(page);
   expect(requests.map((r) => r.url())).toEqual([]);
   await expect(island).toHaveAttribute('ssr');
 

@@ -7,6 +7,7 @@
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { LANDER_PATHS, STATIC_PATHS } from '../../src/server/web/seo';
+import { settled } from './settled';
 
 /** The push service worker of src/client/push.ts (that module is browser code: not imported here). */
 const SERVICE_WORKER_URL = '/sw.js';
@@ -112,7 +113,7 @@ async function hydrateIslands(page: Page, desktop: boolean): Promise<void> {
   // Hydration itself runs after the island dropped `ssr` (React works through it in scheduled tasks):
   // a frame and then an idle period mean the main thread has finished what was queued, and reported
   // what went wrong, before the page's own record is read.
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestIdleCallback(() => done(null)))));
+  await settled(page);
 }
 
 /** Opens `path`, checks the answer and its policy, hydrates the islands and returns what went wrong. */
