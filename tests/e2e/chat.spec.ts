@@ -102,6 +102,9 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
     const page = b.page;
 
     // CHT-06: the row goes at once; the DELETE fails (no network), the alert says so and the page reloads with it.
+    // The page's clock is Playwright's: the client's retries (CLI-01, ~9 s of backoff) and the 2.5 s before
+    // the reload run when the test moves it, not in real time.
+    await page.clock.install();
     await page.goto('/chats');
     const rows = page.locator('[data-chat-list] [data-chat-id]');
     const before = await rows.count();
@@ -109,8 +112,16 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
     await page.route('**/api/chat.php', (route) => (route.request().method() === 'DELETE' ? route.abort('internetdisconnected') : route.continue()));
     await rows.first().getByRole('button', { name: /Remove/ }).click();
     await expect(rows.first()).toBeHidden();
-    await expect(page.locator('[data-chat-remove-failed]')).toBeVisible({ timeout: 30_000 });
-    await page.waitForEvent('load', { timeout: 30_000 });
+    const failed = page.locator('[data-chat-remove-failed]');
+    // Each retry's failure arrives in real time, then its backoff waits on the page's clock: a second at a time.
+    await expect(async () => {
+      await page.clock.runFor(1_000);
+      await expect(failed).toBeVisible({ timeout: 100 });
+    }).toPass();
+    await expect(failed).toContainText('could not be removed');
+    const reloaded = page.waitForEvent('load');
+    await page.clock.runFor(2_500);
+    await reloaded;
     await expect(page.locator('[data-chat-list] [data-chat-id]')).toHaveCount(before);
     await page.unroute('**/api/chat.php');
     // Off the conversation list before sending: it reloads itself on every live message (CHT-08).
