@@ -99,6 +99,7 @@ const session = defineMiddleware(async ({ locals, cookies, request, url }, next)
       locals.dismissals = member.dismissals;
       if (member.counts) knowMemberCounts(locals, member.counts);
       if (member.blocked) locals.blocked = member.blocked;
+      if (member.searchDefaults) locals.searchDefaults = member.searchDefaults;
       if (member.renewed) cookies.set(SESSION_COOKIE, token, cookieOptions(locals.secure, SESSION_TTL_MS / 1000));
     }
     if (!locals.user) cookies.delete(SESSION_COOKIE, { path: '/' });

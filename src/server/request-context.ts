@@ -9,6 +9,7 @@ import type { Translate } from '../i18n';
 import type { AppContext } from './context';
 import type { Logger } from './logger';
 import type { CurrentUser } from './members/account';
+import type { SearchDefaults } from './members/search';
 import type { Site } from './sites/directory';
 import type { Tracking } from './web/visitor';
 
@@ -31,6 +32,8 @@ export interface RequestContext {
    * read them; absent for visitors and API calls (their lists ask the database, `listedTo`).
    */
   blocked?: ReadonlySet<number>;
+  /** The signed-in member's own search defaults, as a page request's session lookup read them; absent otherwise. */
+  searchDefaults?: SearchDefaults;
   lang: Language;
   t: Translate;
   /** The visitor's country: the CDN's header behind a trusted proxy, else the site's geoip setting. */

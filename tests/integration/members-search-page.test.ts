@@ -64,6 +64,15 @@ describe('members search page', () => {
     const api = (await server.request('/api/members.php', { cookies: member() })).json();
     expect(api.filters.region).toBe(me!.regionId);
     expect(ids.slice(0, api.cards.length)).toEqual(api.cards.map((c: { id: number }) => c.id));
+    // The saved age range comes with the member's session: a change shows on the next page.
+    await db.update(profiles).set({ searchMinAge: 31, searchMaxAge: 44 }).where(eq(profiles.userId, freeId));
+    try {
+      const saved = await server.request('/members', { cookies: member() });
+      expect(saved.text).toMatch(/id="search-min-age"[^>]*value="31"/);
+      expect(saved.text).toMatch(/id="search-max-age"[^>]*value="44"/);
+    } finally {
+      await db.update(profiles).set({ searchMinAge: me!.searchMinAge, searchMaxAge: me!.searchMaxAge }).where(eq(profiles.userId, freeId));
+    }
   });
 
   it('MEM-01 explicit filters narrow the cards; few results come with similar ones and a sentence saying so', async () => {

@@ -7,6 +7,7 @@ import { isLanguage, type Language } from '../../shared/languages';
 import type { Clock } from '../clock';
 import { applySessionVerdict, isTokenShaped, judgeSession, sessionIdFromToken, type ValidatedSession } from '../auth/sessions';
 import { memberCountsJoin, type MemberCounts } from './counts';
+import { searchDefaultColumns, searchDefaultsOf, type SearchDefaults } from './search';
 
 export interface MainImage {
   filename: string;
@@ -121,6 +122,8 @@ export interface SessionMember extends ValidatedSession {
    * so a page that lists members can leave them out without asking again; null when not read.
    */
   blocked: ReadonlySet<number> | null;
+  /** The member's own search ('looking for', region, ages), read with the counts (a page request); null when not read. */
+  searchDefaults: SearchDefaults | null;
 }
 
 /** SQL: the ids of the members `member` blocked or is blocked by, as an int array (both ways, BLK-01). */
@@ -132,8 +135,9 @@ const sessionColumns = { ...memberColumns, sessionId: sessions.id, expiresAt: se
 /**
  * The member behind a session cookie, in one query that runs on every signed-in request (built once per
  * database handle): the session, the account, the profile, the main photo and the dismissals, and with
- * `counts` (a page request: its navigation shows them) the member's counts too (src/server/members/counts.ts)
- * and the members blocked either way (a page that lists members leaves them out with no query of its own).
+ * `counts` (a page request: its navigation shows them) the member's counts too (src/server/members/counts.ts),
+ * the members blocked either way (a page that lists members leaves them out with no query of its own)
+ * and the member's own search defaults (the search page starts from them without reading the profile again).
  * The session rules are those of validateSessionToken (judgeSession). Null when the token counts for nothing.
  */
 export async function loadSessionMember(db: Db, clock: Clock, token: string, siteId: number, options: { counts?: boolean } = {}): Promise<SessionMember | null> {
@@ -142,11 +146,12 @@ export async function loadSessionMember(db: Db, clock: Clock, token: string, sit
   let row: (MemberRow & { sessionId: string; expiresAt: Date; siteId: number; dismissals: Record<string, string> | null }) | undefined;
   let counts: MemberCounts | null = null;
   let blocked: ReadonlySet<number> | null = null;
+  let searchDefaults: SearchDefaults | null = null;
   if (options.counts) {
     const query = preparedOn(db, 'session_member_counts', (d) => {
       const join = memberCountsJoin(d, { siteId: sql.placeholder('siteId'), userId: sessions.userId });
       return d
-        .select({ ...sessionColumns, ...join.columns, blocked: blockedEitherWay(sessions.userId) })
+        .select({ ...sessionColumns, ...join.columns, ...searchDefaultColumns, blocked: blockedEitherWay(sessions.userId) })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
         .innerJoin(profiles, eq(profiles.userId, users.id))
@@ -162,6 +167,7 @@ export async function loadSessionMember(db: Db, clock: Clock, token: string, sit
     if (found) {
       counts = { newLikes: found.newLikes, unshown: found.unshown, unread: found.unread };
       blocked = new Set(found.blocked.map(Number));
+      searchDefaults = searchDefaultsOf(found);
     }
   } else {
     const query = preparedOn(db, 'session_member', (d) =>
@@ -181,7 +187,7 @@ export async function loadSessionMember(db: Db, clock: Clock, token: string, sit
   const now = clock.now();
   const valid = await applySessionVerdict(db, now, judgeSession(row, now, siteId), { id: row.sessionId, userId: row.id, expiresAt: row.expiresAt });
   if (!valid) return null;
-  return { ...valid, user: toCurrentUser(row), dismissals: row.dismissals ?? {}, counts, blocked };
+  return { ...valid, user: toCurrentUser(row), dismissals: row.dismissals ?? {}, counts, blocked, searchDefaults };
 }
 
 export async function setUserLanguage(db: Db, userId: number, language: Language): Promise<void> {

@@ -7,13 +7,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
-import { blocks, conversationMembers, likes, profiles, users } from '../../db/schema';
+import { blocks, conversationMembers, likes, profiles, regions, users } from '../../db/schema';
 import { createSession } from '../auth/sessions';
 import { sendMessage } from '../chat/send';
 import { grant } from '../credits/ledger';
 import { InProcessBus } from '../realtime/bus';
 import { loadSessionMember } from './account';
 import { countMember, NO_COUNTS } from './counts';
+import { parseSearchParams, resolveNarrowing } from './search';
 
 const PRICES = { message_credits: 1, photo_credits: 1, gift_credits: 1, message_length: 500 };
 
@@ -89,5 +90,30 @@ describe.each(await databaseKinds())('member counts on %s', (kind) => {
     expect(quietPage?.counts).toEqual(NO_COUNTS);
     expect(quietPage?.blocked).toEqual(new Set());
     expect(await countMember(kit.db, { siteId, userId: quiet })).toEqual(NO_COUNTS);
+  });
+
+  it('MEM-01 a page gets the member’s own search with the session: the search starts from it without reading the profile, as it would from the profile', async () => {
+    const me = await member();
+    const [region] = await kit.db.select({ id: regions.id }).from(regions).where(eq(regions.country, 'NL')).limit(1);
+    await kit.db.update(profiles).set({ gender: 'male', sexuality: 'hetero', regionId: region!.id, searchMinAge: 30, searchMaxAge: 40 }).where(eq(profiles.userId, me));
+    const { token } = await createSession(kit.db, clock, me);
+    const page = await loadSessionMember(kit.db, clock, token, siteId, { counts: true });
+    expect(page?.searchDefaults).toEqual({ gender: ['female'], country: 'NL', region: region!.id, minAge: 30, maxAge: 40 });
+    // Not a page (an API call): not read; the search reads the profile itself then.
+    expect((await loadSessionMember(kit.db, clock, token, siteId))?.searchDefaults).toBeNull();
+
+    const viewer = { siteId, userId: me };
+    const noFilters = parseSearchParams(new URLSearchParams(''));
+    const fromProfile = await resolveNarrowing(kit.db, { viewer, filters: noFilters, minAge: 18 });
+    expect(await resolveNarrowing(kit.db, { viewer, filters: noFilters, minAge: 18, defaults: page!.searchDefaults })).toEqual(fromProfile);
+    expect(fromProfile).toMatchObject({ gender: ['female'], country: 'NL', region: region!.id, minAge: 30, maxAge: 40 });
+    // The defaults given are the ones used (the profile is not read again): other ages, other filters.
+    expect(await resolveNarrowing(kit.db, { viewer, filters: noFilters, minAge: 18, defaults: { ...page!.searchDefaults, minAge: 50, maxAge: 60 } })).toMatchObject({ minAge: 50, maxAge: 60 });
+    // A filter of the query's own replaces them, as before.
+    expect(await resolveNarrowing(kit.db, { viewer, filters: parseSearchParams(new URLSearchParams('gender=male')), minAge: 18, defaults: page!.searchDefaults })).toMatchObject({ gender: ['male'], country: undefined, region: undefined });
+
+    // Read on every page request: a change on /profile shows on the next page.
+    await kit.db.update(profiles).set({ searchMinAge: 35 }).where(eq(profiles.userId, me));
+    expect((await loadSessionMember(kit.db, clock, token, siteId, { counts: true }))?.searchDefaults).toMatchObject({ minAge: 35, maxAge: 40 });
   });
 });

@@ -87,7 +87,7 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
     const filters = parseSearchParams(req.params);
     const cursor = filters.cursor === undefined ? undefined : decodeCursor(filters.cursor);
     const search = { filters, now: req.now, minAge: req.site.min_age, viewer };
-    const narrowing = await resolveNarrowing(req.db, search);
+    const narrowing = await resolveNarrowing(req.db, { ...search, defaults: req.defaults });
     const own = async (): Promise<SharedSearchOutcome> => ({ type: 'ok', result: await searchNarrowed(req.db, { ...search, narrowing }), shared: null });
     if (options.ttlMs <= 0) return own();
 

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../db/client';
 import type { ApiErrorCode } from '../../shared/api-errors';
-import { parseSearchParams, searchMembers, SearchValidationError, visitorMaySearch, type SearchResult } from './search';
+import { parseSearchParams, searchMembers, SearchValidationError, visitorMaySearch, type SearchDefaults, type SearchResult } from './search';
 
 export interface SearchRequest {
   db: Db;
@@ -18,6 +18,8 @@ export interface SearchRequest {
    * lookup read them); else the search asks the database.
    */
   blocked?: ReadonlySet<number> | null;
+  /** The viewer's own search defaults, when the request read them already (a page's session lookup); else the search reads them. */
+  defaults?: SearchDefaults | null;
 }
 
 export type SearchOutcome =

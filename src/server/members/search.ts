@@ -124,22 +124,45 @@ export interface SearchOptions {
   perPage?: number;
 }
 
-/** Defaults from the member's own profile: 'looking for' genders, region (with its country) and the age range set on /profile. */
-async function memberDefaults(db: Db, viewer: Viewer): Promise<{ gender?: string[]; country?: string; region?: number; minAge?: number; maxAge?: number }> {
+/** A member's own search: 'looking for' genders, region (with its country) and the age range set on /profile. */
+export interface SearchDefaults {
+  gender?: string[];
+  country?: string;
+  region?: number;
+  minAge?: number;
+  maxAge?: number;
+}
+
+/** The profile columns a member's {@link SearchDefaults} come from (a page's session lookup reads them too). */
+export const searchDefaultColumns = {
+  searchGender: profiles.gender,
+  searchSexuality: profiles.sexuality,
+  searchCountry: profiles.country,
+  searchRegionId: profiles.regionId,
+  searchMinAge: profiles.searchMinAge,
+  searchMaxAge: profiles.searchMaxAge,
+};
+
+/** The search defaults of a profile, from its {@link searchDefaultColumns}. */
+export function searchDefaultsOf(me: { searchGender: string; searchSexuality: string; searchCountry: string; searchRegionId: number | null; searchMinAge: number | null; searchMaxAge: number | null }): SearchDefaults {
+  return {
+    gender: wantedGenders(me.searchGender, me.searchSexuality),
+    country: me.searchCountry,
+    region: me.searchRegionId ?? undefined,
+    minAge: me.searchMinAge ?? undefined,
+    maxAge: me.searchMaxAge ?? undefined,
+  };
+}
+
+/** The member's defaults, read from their profile (a request that read them with its session passes them instead). */
+async function memberDefaults(db: Db, viewer: Viewer): Promise<SearchDefaults> {
   if (viewer.userId === null) return {};
   const [me] = await db
-    .select({ gender: profiles.gender, sexuality: profiles.sexuality, country: profiles.country, regionId: profiles.regionId, minAge: profiles.searchMinAge, maxAge: profiles.searchMaxAge })
+    .select(searchDefaultColumns)
     .from(profiles)
     .where(and(eq(profiles.userId, viewer.userId), eq(profiles.siteId, viewer.siteId)))
     .limit(1);
-  if (!me) return {};
-  return {
-    gender: wantedGenders(me.gender, me.sexuality),
-    country: me.country,
-    region: me.regionId ?? undefined,
-    minAge: me.minAge ?? undefined,
-    maxAge: me.maxAge ?? undefined,
-  };
+  return me ? searchDefaultsOf(me) : {};
 }
 
 export interface Narrowing {
@@ -174,12 +197,15 @@ function conditions(viewer: Viewer, n: Narrowing, now: Date): SQL[] {
 
 /**
  * The filters in force for this viewer: the query's, else the member's own defaults, within the site's
- * ages. Throws {@link SearchValidationError} for an unknown region or one outside the country.
+ * ages. `defaults`: the viewer's, when the request read them already (a page's session lookup); else
+ * they are read here when needed. Throws {@link SearchValidationError} for an unknown region or one
+ * outside the country.
  */
-export async function resolveNarrowing(db: Db, options: Pick<SearchOptions, 'viewer' | 'filters' | 'minAge'>): Promise<Narrowing> {
+export async function resolveNarrowing(db: Db, options: Pick<SearchOptions, 'viewer' | 'filters' | 'minAge'> & { defaults?: SearchDefaults | null }): Promise<Narrowing> {
   const { viewer, filters } = options;
   const siteMin = Math.max(options.minAge ?? SEARCH_MIN_AGE, SEARCH_MIN_AGE);
-  const defaults = filters.gender || filters.country || filters.region ? {} : await memberDefaults(db, viewer);
+  const ownSearch = !(filters.gender || filters.country || filters.region) && viewer.userId !== null;
+  const defaults = ownSearch ? (options.defaults ?? (await memberDefaults(db, viewer))) : {};
   const n: Narrowing = {
     gender: filters.gender ?? defaults.gender ?? [...SEARCH_GENDERS],
     country: filters.country ?? defaults.country,
