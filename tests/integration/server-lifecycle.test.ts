@@ -1,9 +1,16 @@
 /** The process's HTTP server: error fallback, readiness and graceful shutdown, over real sockets. */
-import { createServer, request } from 'node:http';
+import { once } from 'node:events';
+import { createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { FALLBACK_ERROR_HTML, withErrorFallback } from '../../src/server/http/node-server';
+import { createLogger } from '../../src/server/logger';
+import { databaseKinds } from '../setup/databases';
 import { startTestServer } from '../setup/server';
+
+const KINDS = await databaseKinds();
 
 describe('server lifecycle', () => {
   it('ERR-02 when the error page itself fails, the fallback page with "Go back to home" is sent', async () => {
@@ -47,4 +54,59 @@ describe('server lifecycle', () => {
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
     await server.database.drop();
   });
+
+  it.each(KINDS)('graceful shutdown (%s): a handler whose client hung up finishes before the database closes', async (kind) => {
+    const logLines: string[] = [];
+    const capture = new Writable({
+      write(chunk, _enc, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    });
+    const server = await startTestServer({ db: kind, log: createLogger('info', capture) });
+    const { app } = server.booted;
+    let databaseClosed = false;
+    const closeApp = app.close.bind(app);
+    app.close = async () => {
+      databaseClosed = true;
+      await closeApp();
+    };
+    // The landing page reads the site's settings from the database on every request here (SETTINGS_TTL_MS=0).
+    // A transaction holding `sites` keeps that read waiting (PGlite: the one connection is taken; PostgreSQL:
+    // the lock) until the test lets go.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const transaction = app.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table sites in access exclusive mode`);
+      held();
+      await released;
+    });
+    await holding;
+
+    // A visitor asks for the page and hangs up while its handler waits on the database.
+    const serverSide = new Promise<ServerResponse>((resolve) => server.booted.server.once('request', (_req, res) => resolve(res)));
+    const client = request({ host: '127.0.0.1', port: server.port, path: '/', headers: { host: `localhost:${server.port}` } });
+    client.on('error', () => {});
+    client.end();
+    const res = await serverSide;
+    client.destroy();
+    await once(res, 'close');
+
+    // Shutdown: the port closes at once (no connection is left) ...
+    const closing = server.booted.close();
+    await once(server.booted.server, 'close');
+    await new Promise((resolve) => setImmediate(resolve));
+    // ... but the database stays open while the handler still needs it.
+    expect(databaseClosed).toBe(false);
+    release();
+    await transaction;
+    await closing;
+    expect(databaseClosed).toBe(true);
+    const errors = logLines.filter((line) => JSON.parse(line).level >= 50);
+    expect(errors).toEqual([]);
+    await server.database.drop();
+  });
 });
+

@@ -18,7 +18,7 @@ export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (e
 export interface RunningServer {
   server: Server;
   url: string;
-  /** Stops accepting, drains open requests (up to the grace period), closes the database. */
+  /** Stops accepting, drains open requests and their handlers (up to the grace period), closes the database. */
   close(): Promise<void>;
 }
 
@@ -66,7 +66,7 @@ export async function startNodeServer(options: {
       // The path only: query strings carry tokens and e-mail addresses (SEC-08).
       log.info({ method: req.method, url: (req.url ?? '/').split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
-    void route(req, res, requestId, log).catch((err: unknown) => {
+    const handling = route(req, res, requestId, log).catch((err: unknown) => {
       log.error({ err }, 'request failed');
       if (!res.headersSent) {
         res.statusCode = 500;
@@ -74,7 +74,12 @@ export async function startNodeServer(options: {
         res.end(FALLBACK_ERROR_HTML);
       } else res.destroy();
     });
+    // Kept until the handler is done, not the socket: a client that hangs up leaves its handler running.
+    inFlight.add(handling);
+    void handling.finally(() => inFlight.delete(handling));
   });
+  /** The requests whose handlers have not finished; shutdown waits for them before closing the database. */
+  const inFlight = new Set<Promise<void>>();
 
   installEdgeListeners(server); // parser errors and CONNECT: a proper status, the connection closed gently
 
@@ -129,9 +134,20 @@ export async function startNodeServer(options: {
       app.streams.endAll();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      const deadline = Date.now() + app.config.SHUTDOWN_GRACE_MS;
       const timer = setTimeout(() => server.closeAllConnections(), app.config.SHUTDOWN_GRACE_MS);
       await closed;
       clearTimeout(timer);
+      // A connection can close (the client hung up) while its handler still reads or writes: the database
+      // stays open until those handlers are done, within the same grace period.
+      if (inFlight.size > 0) {
+        let graceOver: NodeJS.Timeout | undefined;
+        await Promise.race([
+          Promise.allSettled([...inFlight]),
+          new Promise<void>((resolve) => (graceOver = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
+        ]);
+        clearTimeout(graceOver);
+      }
       await app.close();
     })();
     return closing;
