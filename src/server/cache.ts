@@ -11,6 +11,10 @@ import type { Clock } from './clock';
 interface Entry {
   expires: number;
   value: Promise<unknown>;
+  /** The value once loaded (`getRefreshing` serves it while a newer one loads). */
+  loaded?: { value: unknown };
+  /** Whether a refresh of this entry is under way. */
+  refreshing?: boolean;
 }
 
 export class TtlCache {
@@ -32,6 +36,39 @@ export class TtlCache {
       if (this.entries.get(key)?.value === value) this.entries.delete(key);
     });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    return value;
+  }
+
+  /**
+   * Like `get`, but once a value has loaded, an expired one is not waited for by everyone: the first call
+   * after expiry loads anew (`load` gets the value it replaces) and gets the new value, and the calls that
+   * come while it loads are answered with the old one at once. The new value replaces the old only if the
+   * entry was not dropped meanwhile (`delete`, `deleteSite`, `clear`): after a drop the next call loads
+   * afresh and everyone waits for it. A failed refresh answers its caller with the old value and leaves
+   * it, and the next call tries again.
+   */
+  getRefreshing<T>(key: string, ttlMs: number, load: (previous: T | undefined) => Promise<T>): Promise<T> {
+    const now = this.clock.now().getTime();
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > now) return hit.value as Promise<T>;
+    if (hit?.loaded) {
+      if (hit.refreshing) return hit.value as Promise<T>;
+      hit.refreshing = true;
+      const old = hit.loaded.value as T;
+      return load(old).then(
+        (value) => {
+          if (this.entries.get(key) === hit) this.entries.set(key, { expires: this.clock.now().getTime() + ttlMs, value: Promise.resolve(value), loaded: { value } });
+          return value;
+        },
+        () => {
+          hit.refreshing = false;
+          return old;
+        },
+      );
+    }
+    const value = this.get(key, ttlMs, () => load(undefined));
+    const entry = this.entries.get(key);
+    if (entry && entry.value === value && !entry.loaded) value.then((v) => (entry.loaded = { value: v }), () => {});
     return value;
   }
 

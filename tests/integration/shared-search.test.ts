@@ -1,7 +1,8 @@
 /**
  * Search pages shared between viewers (MEM-01, BLK-01, PERF-01; decision 049): every viewer gets exactly
  * the page their own search would give, blocks and visibility count at once, the island's HTML is kept
- * per language and rows left out, and the shared rows last no longer than their time to live.
+ * per language and rows left out (and past its time to live while the rows stay the same), and the
+ * shared rows last no longer than their time to live.
  */
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +149,24 @@ describe('shared search pages', () => {
     const after = ok(await shared(men[7]!, query)).result;
     expect(after.cards[0]!.id).toBe(last);
     expect(after).toEqual(await own(men[7]!, query));
+  });
+
+  it('PERF-01 after its time to live the rendered island carries over when the search finds the same rows, and not when they changed', async () => {
+    const query = 'gender=female&country=NL&minAge=22&maxAge=93';
+    const a = ok(await shared(men[8]!, query));
+    const island = '<script>customElements.define("astro-island",class{})</script><astro-island uid="z">page</astro-island>';
+    a.shared!.keep(island);
+    clock.advance(TTL + 1);
+    // Searched again (the same rows): the HTML rendered for them is still served.
+    expect(Buffer.from(ok(await shared(men[8]!, query)).shared!.html!).toString('utf8')).toBe(island);
+    // A member on the page is active again: the order changes, so the page is rendered anew.
+    const second = a.result.cards[1]!.id;
+    await kit.db.update(profiles).set({ lastActiveAt: new Date(clock.now().getTime() + 60_000) }).where(eq(profiles.userId, second));
+    clock.advance(TTL + 1);
+    const c = ok(await shared(men[8]!, query));
+    expect(c.result.cards[0]!.id).toBe(second);
+    expect(c.shared!.html).toBeNull();
+    expect(c.result).toEqual(await own(men[8]!, query));
   });
 
   it('MEM-01 bad filters answer as the search does, and nothing is shared with the time to live at 0', async () => {

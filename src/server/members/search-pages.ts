@@ -96,9 +96,13 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
     const key = `search:${req.site.id}:${JSON.stringify([[...narrowing.gender].sort(), narrowing.country ?? null, narrowing.region ?? null, range.from, range.to, filters.cursor ?? null])}`;
     const perPage = pageSize(undefined);
     const limit = perPage + 1 + SHARED_SPARE_ROWS;
-    const shared = await options.cache.get<SharedRows>(key, options.ttlMs, async () => {
+    // An expired page is served while one request searches again (no stampede of waiting requests); the
+    // rendered HTML carries over when the search found the same rows.
+    const shared = await options.cache.getRefreshing<SharedRows>(key, options.ttlMs, async (previous) => {
       const rows = await searchQuery(req.db, { siteId: req.site.id, userId: null }, narrowing, req.now, cursor, limit);
-      return { rows, full: rows.length === limit, html: new Map() };
+      const full = rows.length === limit;
+      if (previous && previous.full === full && sameRows(previous.rows, rows)) return { rows: previous.rows, full, html: previous.html };
+      return { rows, full, html: new Map() };
     });
 
     const listed = listedToKnownViewer(viewer, req.blocked ?? null, shared.rows) ?? (await listedAmong(req.db, viewer, shared.rows.map((row) => row.id)));
@@ -125,6 +129,19 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
     if (err instanceof SearchValidationError) return { type: 'invalid', code: searchErrorCode(err), field: err.field };
     throw err;
   }
+}
+
+/** Whether two reads of a shared search found the same rows, field for field, in the same order. */
+export function sameRows(a: readonly SearchRow[], b: readonly SearchRow[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]! as Record<string, unknown>;
+    const y = b[i]! as Record<string, unknown>;
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const k of keys) if (!Object.is(x[k], y[k])) return false;
+  }
+  return true;
 }
 
 /**
