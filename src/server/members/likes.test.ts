@@ -119,7 +119,9 @@ describe('likes', () => {
     await like(deps, me(b), a);
     await like(deps, me(c), a);
     await like(deps, me(a), b);
-    await markSeen(deps, me(a), b);
+    expect(await markSeen(deps, me(a), b)).toBe(true);
+    // Opened again: nothing was new any more.
+    expect(await markSeen(deps, me(a), b)).toBe(false);
     const received = await listLikes(kit.db, me(a), { type: 'received', now: clock.now() });
     expect(Object.fromEntries(received.cards.map((x) => [x.id, x.isNew]))).toEqual({ [b]: false, [c]: true });
     expect((await likedBy(kit.db, me(b))).find((f) => f.id === a)?.like_new).toBe(true);

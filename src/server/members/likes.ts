@@ -10,6 +10,7 @@
  */
 import { and, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { preparedOn } from '../../db/prepared';
 import { likes, photos, profiles, regions, users, type LikeSource } from '../../db/schema';
 import type { Clock } from '../clock';
 import type { NotifyEvent } from '../notify/notify';
@@ -171,12 +172,22 @@ export async function likedBy(db: Db, member: Member): Promise<{ id: number; lik
   return rows.map((r) => ({ id: r.id, like_new: r.seenAt === null }));
 }
 
-/** LIK-02: the member opened `otherId`'s profile, so that member's like to them is no longer new. */
-export async function markSeen(deps: Pick<LikeDeps, 'db' | 'clock'>, member: Member, otherId: number): Promise<void> {
-  await deps.db
-    .update(likes)
-    .set({ seenAt: deps.clock.now() })
-    .where(and(eq(likes.likerId, otherId), eq(likes.likedId, member.userId), isNull(likes.seenAt)));
+/**
+ * LIK-02: the member opened `otherId`'s profile, so that member's like to them is no longer new. True
+ * when it was new until now (the member's badge counts changed).
+ */
+export async function markSeen(deps: Pick<LikeDeps, 'db' | 'clock'>, member: Member, otherId: number): Promise<boolean> {
+  // Built once per handle (src/db/prepared.ts): every profile page a member opens runs it.
+  const query = preparedOn(deps.db, 'mark_like_seen', (d) =>
+    d
+      .update(likes)
+      .set({ seenAt: sql`${sql.placeholder('now')}::timestamptz` })
+      .where(and(eq(likes.likerId, sql.placeholder('otherId')), eq(likes.likedId, sql.placeholder('userId')), isNull(likes.seenAt)))
+      .returning({ id: likes.id })
+      .prepare('mark_like_seen'),
+  );
+  const cleared = await query.execute({ now: deps.clock.now().toISOString(), otherId, userId: member.userId });
+  return cleared.length > 0;
 }
 
 export interface AutoLike {

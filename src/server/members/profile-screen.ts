@@ -5,8 +5,9 @@
  * (BLK-01). Opening the screen clears the 'new' flag of that member's like to the viewer (LIK-02).
  * Premium photos come locked, with a blurred copy (MEM-04, profile-view.ts).
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { preparedOn } from '../../db/prepared';
 import { likes, profiles, users } from '../../db/schema';
 import type { Clock } from '../clock';
 import type { PhotoStore } from '../photos/store';
@@ -18,7 +19,8 @@ import { isListedTo } from './visibility';
 export type ProfileView = NonNullable<Awaited<ReturnType<typeof loadProfileView>>>;
 
 export type ProfileScreenData =
-  | { type: 'ok'; member: ProfileView; liked: boolean; signedIn: boolean }
+  /** `likeSeen`: opening the screen cleared the 'new' flag of the member's like (the viewer's badge counts changed). */
+  | { type: 'ok'; member: ProfileView; liked: boolean; signedIn: boolean; likeSeen: boolean }
   /** The viewer blocked this member: the page answers 404 but offers to lift the block. */
   | { type: 'blocked_by_me'; id: number; name: string }
   /** The viewer's own id: their own profile page is /profile. */
@@ -55,17 +57,26 @@ export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenV
     }
     return { type: 'not_found' };
   }
-  const member = await loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now: deps.clock.now(), photos: deps.photos });
+  // Listed to the viewer: the profile, whether the viewer likes them, and their like seen, side by side.
+  const [member, liked, likeSeen] = await Promise.all([
+    loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now: deps.clock.now(), photos: deps.photos }),
+    user ? isLiking(db, user.id, memberId) : false,
+    user ? markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId) : false,
+  ]);
   if (!member) return { type: 'not_found' };
-  let liked = false;
-  if (user) {
-    const [like] = await db
+  return { type: 'ok', member, liked, signedIn: user !== null, likeSeen };
+}
+
+/** Whether `likerId` likes `likedId`. */
+async function isLiking(db: Db, likerId: number, likedId: number): Promise<boolean> {
+  const query = preparedOn(db, 'is_liking', (d) =>
+    d
       .select({ id: likes.id })
       .from(likes)
-      .where(and(eq(likes.likerId, user.id), eq(likes.likedId, memberId)))
-      .limit(1);
-    liked = like !== undefined;
-    await markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId);
-  }
-  return { type: 'ok', member, liked, signedIn: user !== null };
+      .where(and(eq(likes.likerId, sql.placeholder('likerId')), eq(likes.likedId, sql.placeholder('likedId'))))
+      .limit(1)
+      .prepare('is_liking'),
+  );
+  const [like] = await query.execute({ likerId, likedId });
+  return like !== undefined;
 }

@@ -4,13 +4,14 @@
  * place without the sharp file's name, only the name of its blurred copy (blur.ts, made on first need
  * when the photo store is given), so no sharp copy ever reaches them.
  */
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { photos, profiles, users } from '../../db/schema';
+import { preparedOn } from '../../db/prepared';
+import { photos, profiles, regions, users } from '../../db/schema';
 import { ensureBlurred } from '../photos/blur';
 import { photoOrder } from '../photos/manage';
 import type { PhotoStore } from '../photos/store';
-import { loadProfileDetails } from './profile';
+import { toProfileDetails } from './profile';
 
 export interface ProfilePhoto {
   id: number;
@@ -23,24 +24,34 @@ export interface ProfilePhoto {
 }
 
 export async function loadProfileView(db: Db, options: { siteId: number; memberId: number; viewer: { id: number; paid_user: boolean } | null; now: Date; photos?: PhotoStore }) {
-  const [member] = await db
-    .select({ id: users.id })
-    .from(users)
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(and(eq(users.id, options.memberId), eq(profiles.siteId, options.siteId), eq(profiles.status, 'active'), eq(users.status, 'active'), eq(users.invisible, false)))
-    .limit(1);
-  if (!member) return null;
-  const details = await loadProfileDetails(db, member.id, options.now);
-  if (!details) return null;
-  const rows = await db
-    .select({ id: photos.id, filename: photos.filename, thumb: photos.thumbFilename, premium: photos.premium, blurredFilename: photos.blurredFilename })
-    .from(photos)
-    .where(and(eq(photos.userId, member.id), eq(photos.status, 'active'), ne(photos.id, details.mainPhotoId ?? -1)))
-    .orderBy(...photoOrder);
-  const [main] = details.mainPhotoId
-    ? await db.select({ id: photos.id, filename: photos.filename, thumb: photos.thumbFilename, premium: photos.premium, blurredFilename: photos.blurredFilename }).from(photos).where(and(eq(photos.id, details.mainPhotoId), eq(photos.status, 'active'))).limit(1)
-    : [];
-  const mayUnlock = options.viewer !== null && (options.viewer.paid_user || options.viewer.id === member.id);
+  // The profile of an active, visible member of the site, and then all their active photos at once (each
+  // built once per handle, src/db/prepared.ts: a profile page runs them on every request).
+  const profileQuery = preparedOn(db, 'profile_view', (d) =>
+    d
+      .select({ profile: profiles, region: regions.name })
+      .from(profiles)
+      .innerJoin(users, eq(users.id, profiles.userId))
+      .leftJoin(regions, eq(regions.id, profiles.regionId))
+      .where(and(eq(users.id, sql.placeholder('memberId')), eq(profiles.siteId, sql.placeholder('siteId')), eq(profiles.status, 'active'), eq(users.status, 'active'), eq(users.invisible, false)))
+      .limit(1)
+      .prepare('profile_view'),
+  );
+  const [row] = await profileQuery.execute({ memberId: options.memberId, siteId: options.siteId });
+  if (!row) return null;
+  const details = toProfileDetails(row, options.now);
+  const memberId = options.memberId;
+  const photosQuery = preparedOn(db, 'profile_view_photos', (d) =>
+    d
+      .select({ id: photos.id, filename: photos.filename, thumb: photos.thumbFilename, premium: photos.premium, blurredFilename: photos.blurredFilename })
+      .from(photos)
+      .where(and(eq(photos.userId, sql.placeholder('memberId')), eq(photos.status, 'active')))
+      .orderBy(...photoOrder)
+      .prepare('profile_view_photos'),
+  );
+  const active = await photosQuery.execute({ memberId });
+  const main = details.mainPhotoId === null ? undefined : active.find((p) => p.id === details.mainPhotoId);
+  const rows = active.filter((p) => p.id !== details.mainPhotoId);
+  const mayUnlock = options.viewer !== null && (options.viewer.paid_user || options.viewer.id === memberId);
   const store = options.photos;
   const blurred = (p: { id: number; filename: string; blurredFilename: string | null }) => (store ? ensureBlurred({ db, photos: store }, p) : Promise.resolve(null));
   const gallery: ProfilePhoto[] = await Promise.all(
@@ -52,7 +63,7 @@ export async function loadProfileView(db: Db, options: { siteId: number; memberI
   const mainLocked = main !== undefined && main.premium && !mayUnlock;
   return {
     ...details,
-    id: member.id,
+    id: memberId,
     mainImage: main && !mainLocked ? main.filename : null,
     mainThumb: main && !mainLocked ? main.thumb : null,
     mainBlurred: main && mainLocked ? await blurred(main) : null,

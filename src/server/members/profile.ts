@@ -11,6 +11,10 @@ export async function loadProfileDetails(db: Db, userId: number, now: Date) {
     .leftJoin(regions, eq(regions.id, profiles.regionId))
     .where(eq(profiles.userId, userId))
     .limit(1);
-  if (!row) return null;
+  return row ? toProfileDetails(row, now) : null;
+}
+
+/** The details of a profile row read with its region's name. */
+export function toProfileDetails(row: { profile: typeof profiles.$inferSelect; region: string | null }, now: Date) {
   return { ...row.profile, region: row.region, age: ageOn(row.profile.birthDate, now) };
 }

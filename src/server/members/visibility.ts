@@ -12,6 +12,7 @@
 import { and, eq, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { blocks, profiles, users } from '../../db/schema';
+import { preparedOn } from '../../db/prepared';
 
 export interface Viewer {
   siteId: number;
@@ -49,11 +50,18 @@ export function notBlockedBetween(viewerId: number | Placeholder | AnyColumn, ot
 
 /** Whether `memberId` may be shown to `viewer` (profile pages, likes, a conversation's start). */
 export async function isListedTo(db: Db, viewer: Viewer, memberId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(profiles)
-    .innerJoin(users, eq(users.id, profiles.userId))
-    .where(and(eq(users.id, memberId), listedTo(viewer)))
-    .limit(1);
+  // Built once per handle (src/db/prepared.ts): a profile page asks this on every request.
+  const member = viewer.userId !== null;
+  const name = member ? 'is_listed_to_member' : 'is_listed_to_visitor';
+  const query = preparedOn(db, name, (d) =>
+    d
+      .select({ id: users.id })
+      .from(profiles)
+      .innerJoin(users, eq(users.id, profiles.userId))
+      .where(and(eq(users.id, sql.placeholder('memberId')), listedTo({ siteId: sql.placeholder('siteId'), userId: member ? sql.placeholder('userId') : null })))
+      .limit(1)
+      .prepare(name),
+  );
+  const [row] = await query.execute({ memberId, siteId: viewer.siteId, userId: viewer.userId ?? 0 });
   return row !== undefined;
 }
