@@ -11,7 +11,7 @@ import { photos, profiles, regions, users } from '../../db/schema';
 import { ensureBlurred } from '../photos/blur';
 import { photoOrder } from '../photos/manage';
 import type { PhotoStore } from '../photos/store';
-import { toProfileDetails } from './profile';
+import { ageOn } from './listing';
 
 export interface ProfilePhoto {
   id: number;
@@ -38,7 +38,7 @@ export async function loadProfileView(db: Db, options: { siteId: number; memberI
   );
   const [row] = await profileQuery.execute({ memberId: options.memberId, siteId: options.siteId });
   if (!row) return null;
-  const details = toProfileDetails(row, options.now);
+  const details = { ...row.profile, region: row.region, age: ageOn(row.profile.birthDate, options.now) };
   const memberId = options.memberId;
   const photosQuery = preparedOn(db, 'profile_view_photos', (d) =>
     d
