@@ -40,7 +40,8 @@ export function formatCursor(cursor: LikeCursor): string {
   return `${cursor.at}_${cursor.id}`;
 }
 
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z)_([1-9]\d{0,9})$/;
+/** `<like time, ISO 8601 UTC to the microsecond (older links: the millisecond)>_<like id>`. */
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z)_([1-9]\d{0,9})$/;
 
 /** The cursor of a URL parameter, or null when absent or malformed (the list then starts at the top). */
 export function parseCursor(value: string | null | undefined): LikeCursor | null {

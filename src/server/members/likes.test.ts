@@ -1,7 +1,8 @@
 /** Likes and blocks as services (LIK-01..03, BLK-01): who may like whom, matches, paging, events. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
-import { profiles, sites, users } from '../../db/schema';
+import { eq, sql } from 'drizzle-orm';
+import { likes, profiles, sites, users } from '../../db/schema';
 import type { NotifyEvent } from '../notify/notify';
 import { InProcessBus, type BusEvents } from '../realtime/bus';
 import { block, unblock } from './blocks';
@@ -112,6 +113,28 @@ describe('likes', () => {
     const flags = await likedBy(kit.db, me(a));
     expect(flags.find((f) => f.id === likers[1])?.like_new).toBe(false);
     expect(flags.find((f) => f.id === likers[2])?.like_new).toBe(true);
+  });
+
+  it('LIK-01 paging does not skip likes made within one millisecond (the cursor keeps microseconds)', async () => {
+    const a = await member();
+    const likers: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const l = await member();
+      likers.push(l);
+      await like(deps, me(l), a);
+    }
+    // As a bulk import or the seed leaves them: all at one instant with microseconds.
+    await kit.db.update(likes).set({ createdAt: sql`'2026-03-01T10:00:00.123456Z'::timestamptz` }).where(eq(likes.likedId, a));
+    const seen: number[] = [];
+    let after = null;
+    do {
+      const page: Awaited<ReturnType<typeof listLikes>> = await listLikes(kit.db, me(a), { type: 'received', now: clock.now(), perPage: 2, after });
+      seen.push(...page.cards.map((c) => c.id));
+      after = page.next;
+      if (after) expect(after.at).toBe('2026-03-01T10:00:00.123456Z');
+    } while (after);
+    // Same instant: the newest like id first.
+    expect(seen).toEqual([...likers].reverse());
   });
 
   it('LIK-02 opening a profile clears the new flag only of that member\'s like to the viewer', async () => {

@@ -49,6 +49,9 @@ function selectLikeCards(db: Db, otherSide: typeof likes.likerId | typeof likes.
       ...memberCardColumns,
       likeId: likes.id,
       likedAt: likes.createdAt,
+      // The like's time to the microsecond, for the cursor: a Date keeps milliseconds only, and likes
+      // made within one millisecond (a bulk import, the seed) would then be skipped by the next page.
+      likedAtExact: sql<string>`to_char(${likes.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
       seenAt: likes.seenAt,
       match: likedBack,
     })
@@ -111,7 +114,7 @@ export async function unlike(deps: LikeDeps, member: Member, otherId: number): P
 
 export type LikeListType = 'received' | 'given' | 'matches';
 
-/** Keyset position: the last row's like time and like id. */
+/** Keyset position: the last row's like time (ISO 8601, UTC, to the microsecond) and like id. */
 export interface LikeCursor {
   at: string;
   id: number;
@@ -135,40 +138,51 @@ export async function listLikes(
 ): Promise<{ cards: LikeCard[]; next: LikeCursor | null }> {
   const perPage = Math.min(Math.max(options.perPage ?? 24, 1), 60);
   const received = options.type === 'received';
-  // The like that sorts the list: received → theirs to me; given and matches → mine to them.
-  const otherSide = received ? likes.likerId : likes.likedId;
-  const mySide = received ? likes.likedId : likes.likerId;
-  const conditions: SQL[] = [eq(mySide, member.userId), listedTo(viewerOf(member))];
-  if (options.type === 'matches') {
-    conditions.push(likedBack);
-  }
-  if (options.after) {
-    const at = new Date(options.after.at);
-    conditions.push(or(lt(likes.createdAt, at), and(eq(likes.createdAt, at), lt(likes.id, options.after.id))) as SQL);
-  }
-  const rows = await selectLikeCards(db, otherSide)
-    .where(and(...conditions))
-    .orderBy(desc(likes.createdAt), desc(likes.id))
-    .limit(perPage + 1);
+  // Built once per handle for each list and for first or later pages (src/db/prepared.ts): the client
+  // loads the likes every few minutes in every open tab (CLI-08).
+  const name = `list_likes_${options.type}_${options.after ? 'after' : 'first'}`;
+  const query = preparedOn(db, name, (d) => {
+    // The like that sorts the list: received → theirs to me; given and matches → mine to them.
+    const otherSide = received ? likes.likerId : likes.likedId;
+    const mySide = received ? likes.likedId : likes.likerId;
+    const userId = sql.placeholder('userId');
+    const conditions: SQL[] = [eq(mySide, userId), listedTo({ siteId: sql.placeholder('siteId'), userId })];
+    if (options.type === 'matches') conditions.push(likedBack);
+    if (options.after) {
+      const at = sql`${sql.placeholder('at')}::timestamptz`;
+      conditions.push(or(lt(likes.createdAt, at), and(eq(likes.createdAt, at), lt(likes.id, sql.placeholder('afterId')))) as SQL);
+    }
+    return selectLikeCards(d, otherSide)
+      .where(and(...conditions))
+      .orderBy(desc(likes.createdAt), desc(likes.id))
+      .limit(sql.placeholder('limit'))
+      .prepare(name);
+  });
+  const rows = await query.execute({ userId: member.userId, siteId: member.siteId, limit: perPage + 1, at: options.after?.at ?? null, afterId: options.after?.id ?? null });
   const page = rows.slice(0, perPage);
   const cards = page.map((r) => {
-    const { birthDate: _b, seenAt, match: _m, ...card } = toMemberCard(r, options.now);
+    const { birthDate: _b, seenAt, match: _m, likedAtExact: _x, ...card } = toMemberCard(r, options.now);
     return { ...card, isNew: received && seenAt === null };
   });
   const last = page[page.length - 1];
-  const next = rows.length > perPage && last ? { at: last.likedAt.toISOString(), id: last.likeId } : null;
+  const next = rows.length > perPage && last ? { at: last.likedAtExact, id: last.likeId } : null;
   return { cards, next };
 }
 
 /** Ids of the members who liked `member` (listed to them), with whether the like is still new (LIK-01). */
 export async function likedBy(db: Db, member: Member): Promise<{ id: number; like_new: boolean }[]> {
-  const rows = await db
-    .select({ id: users.id, seenAt: likes.seenAt })
-    .from(likes)
-    .innerJoin(users, eq(users.id, likes.likerId))
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(and(eq(likes.likedId, member.userId), listedTo(viewerOf(member))))
-    .orderBy(desc(likes.createdAt), desc(likes.id));
+  const query = preparedOn(db, 'liked_by', (d) => {
+    const userId = sql.placeholder('userId');
+    return d
+      .select({ id: users.id, seenAt: likes.seenAt })
+      .from(likes)
+      .innerJoin(users, eq(users.id, likes.likerId))
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(and(eq(likes.likedId, userId), listedTo({ siteId: sql.placeholder('siteId'), userId })))
+      .orderBy(desc(likes.createdAt), desc(likes.id))
+      .prepare('liked_by');
+  });
+  const rows = await query.execute({ userId: member.userId, siteId: member.siteId });
   return rows.map((r) => ({ id: r.id, like_new: r.seenAt === null }));
 }
 
