@@ -4,7 +4,7 @@
  * page and three landers as a Dutch visitor who accepted the entry warning, prints per URL the
  * performance and accessibility scores, LCP, CLS and TBT, and exits 1 when a figure misses the
  * thresholds in budgets.json (`lighthouse`) — judged on one run, or on the median of five when the
- * first run misses, after one run that warms Chromium up and is not judged — or when a URL is missing whose page type budgets.json marks
+ * first run misses — or when a URL is missing whose page type budgets.json marks
  * `required`. Missing URLs of other page types are reported only.
  *
  * LIGHTHOUSE_REPORT_DIR=<dir> keeps the full JSON report of each URL. For a closer look at one page:
@@ -67,14 +67,7 @@ async function main(): Promise<number> {
     }
     const only = process.env.LIGHTHOUSE_ONLY?.split(',').filter(Boolean);
     const forcedRuns = Number(process.env.LIGHTHOUSE_RUNS) || 0;
-    const paths = only ?? limits.urls;
-    // One run that is not judged: a new Chromium's first page load pays for its own cold start (seen in
-    // CI: `/` first at LCP 1,690 ms, then 1,105–1,215 ms in the next four runs), whichever URL comes first.
-    if (paths[0]) {
-      await setVisitorCookies(chrome.port, server.origin);
-      await measure(chrome.port, `${server.origin}${paths[0]}`, undefined, paths[0]);
-    }
-    for (const path of paths) {
+    for (const path of only ?? limits.urls) {
       const probe = await rawRequest(server.port, path, { headers: { cookie: VISITOR_COOKIES } });
       if (probe.status !== 200) {
         const required = requiredPaths.has(path);
