@@ -49,6 +49,33 @@ async function member(site = siteId, extra: Partial<typeof users.$inferInsert> =
 }
 const me = (userId: number, site = siteId) => ({ siteId: site, userId });
 
+/** A new member liked by five new members, one after another (`spacingMs` apart); returns the liked and the likers. */
+async function likedByFive(spacingMs: number): Promise<{ liked: number; likers: number[] }> {
+  const liked = await member();
+  const likers: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const l = await member();
+    likers.push(l);
+    clock.advance(spacingMs);
+    await like(deps, me(l), liked);
+  }
+  return { liked, likers };
+}
+
+/** Every received like of `userId`, page by page (two a page), with each page's cursor. */
+async function allReceived(userId: number): Promise<{ ids: number[]; cursors: string[] }> {
+  const ids: number[] = [];
+  const cursors: string[] = [];
+  let after = null;
+  do {
+    const page: Awaited<ReturnType<typeof listLikes>> = await listLikes(kit.db, me(userId), { type: 'received', now: clock.now(), perPage: 2, after });
+    ids.push(...page.cards.map((c) => c.id));
+    after = page.next;
+    if (after) cursors.push(after.at);
+  } while (after);
+  return { ids, cursors };
+}
+
 describe('likes', () => {
   it('LIK-01 liking is idempotent, a mutual like is a match, events carry ids and the liked member is notified', async () => {
     const [a, b] = [await member(), await member()];
@@ -90,22 +117,8 @@ describe('likes', () => {
   });
 
   it('LIK-01 lists received and given likes newest first with keyset paging; liked_by flags new likes', async () => {
-    const a = await member();
-    const likers: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const l = await member();
-      likers.push(l);
-      clock.advance(1000);
-      await like(deps, me(l), a);
-    }
-    const seen: number[] = [];
-    let after = null;
-    do {
-      const page: Awaited<ReturnType<typeof listLikes>> = await listLikes(kit.db, me(a), { type: 'received', now: clock.now(), perPage: 2, after });
-      seen.push(...page.cards.map((c) => c.id));
-      after = page.next;
-    } while (after);
-    expect(seen).toEqual([...likers].reverse());
+    const { liked: a, likers } = await likedByFive(1000);
+    expect((await allReceived(a)).ids).toEqual([...likers].reverse());
     const given = await listLikes(kit.db, me(likers[0]!), { type: 'given', now: clock.now() });
     expect(given.cards.map((c) => c.id)).toEqual([a]);
 
@@ -116,25 +129,13 @@ describe('likes', () => {
   });
 
   it('LIK-01 paging does not skip likes made within one millisecond (the cursor keeps microseconds)', async () => {
-    const a = await member();
-    const likers: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const l = await member();
-      likers.push(l);
-      await like(deps, me(l), a);
-    }
+    const { liked: a, likers } = await likedByFive(0);
     // As a bulk import or the seed leaves them: all at one instant with microseconds.
     await kit.db.update(likes).set({ createdAt: sql`'2026-03-01T10:00:00.123456Z'::timestamptz` }).where(eq(likes.likedId, a));
-    const seen: number[] = [];
-    let after = null;
-    do {
-      const page: Awaited<ReturnType<typeof listLikes>> = await listLikes(kit.db, me(a), { type: 'received', now: clock.now(), perPage: 2, after });
-      seen.push(...page.cards.map((c) => c.id));
-      after = page.next;
-      if (after) expect(after.at).toBe('2026-03-01T10:00:00.123456Z');
-    } while (after);
+    const { ids, cursors } = await allReceived(a);
+    expect(cursors).toEqual(['2026-03-01T10:00:00.123456Z', '2026-03-01T10:00:00.123456Z']);
     // Same instant: the newest like id first.
-    expect(seen).toEqual([...likers].reverse());
+    expect(ids).toEqual([...likers].reverse());
   });
 
   it('LIK-02 opening a profile clears the new flag only of that member\'s like to the viewer', async () => {
