@@ -112,6 +112,12 @@ describe('TtlCache', () => {
       await cache.getRefreshing('k', 1000, async () => 'old');
       t.ms = 1500;
       expect(await cache.getRefreshing('k', 1000, async () => Promise.reject(new Error('database down')))).toBe('old');
+      // A loader that throws before it returns a promise counts the same.
+      expect(
+        await cache.getRefreshing('k', 1000, () => {
+          throw new Error('bad key');
+        }),
+      ).toBe('old');
       expect(await cache.getRefreshing('k', 1000, async () => 'new')).toBe('new');
       expect(await cache.getRefreshing('k', 1000, async () => 'newer')).toBe('new');
     });

@@ -55,7 +55,14 @@ export class TtlCache {
       if (hit.refreshing) return hit.value as Promise<T>;
       hit.refreshing = true;
       const old = hit.loaded.value as T;
-      return load(old).then(
+      let loading: Promise<T>;
+      try {
+        loading = load(old);
+      } catch (err) {
+        // A loader that throws at once fails like one that rejects (else the entry would stay 'refreshing').
+        loading = Promise.reject(err);
+      }
+      return loading.then(
         (value) => {
           if (this.entries.get(key) === hit) this.entries.set(key, { expires: this.clock.now().getTime() + ttlMs, value: Promise.resolve(value), loaded: { value } });
           return value;
