@@ -51,7 +51,7 @@ describe('TtlCache', () => {
     expect(await cache.get('teaser:1', 1000, async () => 'new')).toBe('new');
   });
 
-  describe('getRefreshing', () => {
+  describe('refreshing', () => {
     /** A load the test finishes by hand. */
     const deferred = <T,>() => {
       let resolve!: (v: T) => void;
@@ -63,30 +63,30 @@ describe('TtlCache', () => {
     it('after expiry the first call loads anew and gets the new value; calls meanwhile get the old one at once', async () => {
       const t = { ms: 0 };
       const cache = new TtlCache(clockAt(t));
-      expect(await cache.getRefreshing('k', 1000, async () => 'v1')).toBe('v1');
+      expect(await cache.get('k', 1000, async () => 'v1')).toBe('v1');
       t.ms = 1500;
       const next = deferred<string>();
       const load = vi.fn((_previous: string | undefined) => next.promise);
-      const first = cache.getRefreshing('k', 1000, load);
+      const first = cache.get('k', 1000, load);
       // Requests while the refresh runs: answered with the old value, no second load.
-      expect(await cache.getRefreshing('k', 1000, load)).toBe('v1');
-      expect(await cache.getRefreshing('k', 1000, load)).toBe('v1');
+      expect(await cache.get('k', 1000, load)).toBe('v1');
+      expect(await cache.get('k', 1000, load)).toBe('v1');
       expect(load).toHaveBeenCalledOnce();
       expect(load).toHaveBeenCalledWith('v1');
       next.resolve('v2');
       expect(await first).toBe('v2');
-      expect(await cache.getRefreshing('k', 1000, load)).toBe('v2');
+      expect(await cache.get('k', 1000, load)).toBe('v2');
       expect(load).toHaveBeenCalledOnce();
       // The refreshed value has a TTL of its own.
       t.ms = 2400;
-      expect(await cache.getRefreshing('k', 1000, async () => 'v3')).toBe('v2');
+      expect(await cache.get('k', 1000, async () => 'v3')).toBe('v2');
     });
 
-    it('waits for the first load like get does, and shares it between concurrent callers', async () => {
+    it('before any value has loaded, every caller waits for the one first load, which gets no previous value', async () => {
       const cache = new TtlCache(clockAt({ ms: 0 }));
       const first = deferred<string>();
       const load = vi.fn(() => first.promise);
-      const both = Promise.all([cache.getRefreshing('k', 1000, load), cache.getRefreshing('k', 1000, load)]);
+      const both = Promise.all([cache.get('k', 1000, load), cache.get('k', 1000, load)]);
       first.resolve('v');
       expect(await both).toEqual(['v', 'v']);
       expect(load).toHaveBeenCalledOnce();
@@ -96,30 +96,30 @@ describe('TtlCache', () => {
     it('does not keep a refresh that finishes after the entry was dropped: the next call loads afresh', async () => {
       const t = { ms: 0 };
       const cache = new TtlCache(clockAt(t));
-      await cache.getRefreshing('site:1:a', 1000, async () => 'old');
+      await cache.get('site:1:a', 1000, async () => 'old');
       t.ms = 1500;
       const late = deferred<string>();
-      const refreshing = cache.getRefreshing('site:1:a', 1000, () => late.promise);
+      const refreshing = cache.get('site:1:a', 1000, () => late.promise);
       cache.deleteSite(1);
       late.resolve('read before the change');
       expect(await refreshing).toBe('read before the change');
-      expect(await cache.getRefreshing('site:1:a', 1000, async () => 'after the change')).toBe('after the change');
+      expect(await cache.get('site:1:a', 1000, async () => 'after the change')).toBe('after the change');
     });
 
     it('answers the old value when a refresh fails, and the next call tries again', async () => {
       const t = { ms: 0 };
       const cache = new TtlCache(clockAt(t));
-      await cache.getRefreshing('k', 1000, async () => 'old');
+      await cache.get('k', 1000, async () => 'old');
       t.ms = 1500;
-      expect(await cache.getRefreshing('k', 1000, async () => Promise.reject(new Error('database down')))).toBe('old');
+      expect(await cache.get('k', 1000, async () => Promise.reject(new Error('database down')))).toBe('old');
       // A loader that throws before it returns a promise counts the same.
       expect(
-        await cache.getRefreshing('k', 1000, () => {
+        await cache.get('k', 1000, () => {
           throw new Error('bad key');
         }),
       ).toBe('old');
-      expect(await cache.getRefreshing('k', 1000, async () => 'new')).toBe('new');
-      expect(await cache.getRefreshing('k', 1000, async () => 'newer')).toBe('new');
+      expect(await cache.get('k', 1000, async () => 'new')).toBe('new');
+      expect(await cache.get('k', 1000, async () => 'newer')).toBe('new');
     });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * A small per-process memo with a time to live, for answers many visitors share (a site's landing
- * teaser, lists that change slowly). Concurrent misses share one computation.
+ * teaser, lists that change slowly, shared search pages). Concurrent misses share one computation, and
+ * an expired value is refreshed by one caller while the others are answered with it.
  *
  * Keys of a site's data are `<kind>:<siteId>` or `<kind>:<siteId>:<more>` ('teaser:1',
  * 'landers:2:regions:NL'): `deleteSite` drops them all when the bus says the site or its content
@@ -11,7 +12,7 @@ import type { Clock } from './clock';
 interface Entry {
   expires: number;
   value: Promise<unknown>;
-  /** The value once loaded (`getRefreshing` serves it while a newer one loads). */
+  /** The value once loaded (served while a newer one loads). */
   loaded?: { value: unknown };
   /** Whether a refresh of this entry is under way. */
   refreshing?: boolean;
@@ -25,29 +26,16 @@ export class TtlCache {
     private readonly maxEntries = 1000,
   ) {}
 
-  /** The cached value for `key`, or the result of `load` kept for `ttlMs`. A failed load is not kept. */
-  get<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
-    const now = this.clock.now().getTime();
-    const hit = this.entries.get(key);
-    if (hit && hit.expires > now) return hit.value as Promise<T>;
-    const value = load();
-    this.entries.set(key, { expires: now + ttlMs, value });
-    value.catch(() => {
-      if (this.entries.get(key)?.value === value) this.entries.delete(key);
-    });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    return value;
-  }
-
   /**
-   * Like `get`, but once a value has loaded, an expired one is not waited for by everyone: the first call
-   * after expiry loads anew (`load` gets the value it replaces) and gets the new value, and the calls that
-   * come while it loads are answered with the old one at once. The new value replaces the old only if the
-   * entry was not dropped meanwhile (`delete`, `deleteSite`, `clear`): after a drop the next call loads
-   * afresh and everyone waits for it. A failed refresh answers its caller with the old value and leaves
-   * it, and the next call tries again.
+   * The cached value for `key`, or the result of `load` kept for `ttlMs`; concurrent misses share one
+   * load, and a failed first load is not kept. Once a value has loaded, an expired one is not waited for
+   * by everyone: the first call after expiry loads anew (`load` gets the value it replaces) and gets the
+   * new value, and the calls that come while it loads are answered with the old one at once. The new value
+   * replaces the old only if the entry was not dropped meanwhile (`delete`, `deleteSite`, `clear`): after
+   * a drop the next call loads afresh and everyone waits for it. A failed refresh answers its caller with
+   * the old value and leaves it, and the next call tries again.
    */
-  getRefreshing<T>(key: string, ttlMs: number, load: (previous: T | undefined) => Promise<T>): Promise<T> {
+  get<T>(key: string, ttlMs: number, load: (previous: T | undefined) => Promise<T>): Promise<T> {
     const now = this.clock.now().getTime();
     const hit = this.entries.get(key);
     if (hit && hit.expires > now) return hit.value as Promise<T>;
@@ -55,14 +43,7 @@ export class TtlCache {
       if (hit.refreshing) return hit.value as Promise<T>;
       hit.refreshing = true;
       const old = hit.loaded.value as T;
-      let loading: Promise<T>;
-      try {
-        loading = load(old);
-      } catch (err) {
-        // A loader that throws at once fails like one that rejects (else the entry would stay 'refreshing').
-        loading = Promise.reject(err);
-      }
-      return loading.then(
+      return started(() => load(old)).then(
         (value) => {
           if (this.entries.get(key) === hit) this.entries.set(key, { expires: this.clock.now().getTime() + ttlMs, value: Promise.resolve(value), loaded: { value } });
           return value;
@@ -73,9 +54,16 @@ export class TtlCache {
         },
       );
     }
-    const value = this.get(key, ttlMs, () => load(undefined));
-    const entry = this.entries.get(key);
-    if (entry && entry.value === value && !entry.loaded) value.then((v) => (entry.loaded = { value: v }), () => {});
+    const value = started(() => load(undefined));
+    const entry: Entry = { expires: now + ttlMs, value };
+    this.entries.set(key, entry);
+    value.then(
+      (v) => (entry.loaded = { value: v }),
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     return value;
   }
 
@@ -93,5 +81,14 @@ export class TtlCache {
 
   clear(): void {
     this.entries.clear();
+  }
+}
+
+/** The promise `load` returns; one that throws before returning fails like one that rejects. */
+function started<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return load();
+  } catch (err) {
+    return Promise.reject(err);
   }
 }

@@ -98,7 +98,7 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
     const limit = perPage + 1 + SHARED_SPARE_ROWS;
     // An expired page is served while one request searches again (no stampede of waiting requests); the
     // rendered HTML carries over when the search found the same rows.
-    const shared = await options.cache.getRefreshing<SharedRows>(key, options.ttlMs, async (previous) => {
+    const shared = await options.cache.get<SharedRows>(key, options.ttlMs, async (previous) => {
       const rows = await searchQuery(req.db, { siteId: req.site.id, userId: null }, narrowing, req.now, cursor, limit);
       const full = rows.length === limit;
       if (previous && previous.full === full && sameRows(previous.rows, rows)) return { rows: previous.rows, full, html: previous.html };
