@@ -64,6 +64,20 @@ function selectLikeCards(db: Db, otherSide: typeof likes.likerId | typeof likes.
 
 const viewerOf = (m: Member): Viewer => ({ siteId: m.siteId, userId: m.userId });
 
+/** The id of `likerId`'s like of `likedId`, or null (built once per handle: every profile view asks it). */
+export async function likeIdOf(db: Db, likerId: number, likedId: number): Promise<number | null> {
+  const query = preparedOn(db, 'like_id_of', (d) =>
+    d
+      .select({ id: likes.id })
+      .from(likes)
+      .where(and(eq(likes.likerId, sql.placeholder('likerId')), eq(likes.likedId, sql.placeholder('likedId'))))
+      .limit(1)
+      .prepare('like_id_of'),
+  );
+  const [like] = await query.execute({ likerId, likedId });
+  return like?.id ?? null;
+}
+
 /**
  * `member` likes `otherId`. Idempotent: liking again returns the same like and publishes nothing.
  * Refused for oneself and for anyone not listed to the member (unknown, other site, invisible, blocked
@@ -78,20 +92,8 @@ export async function like(deps: LikeDeps, member: Member, otherId: number, sour
     .values({ siteId: member.siteId, likerId: member.userId, likedId: otherId, source, createdAt: now })
     .onConflictDoNothing({ target: [likes.likerId, likes.likedId] })
     .returning({ id: likes.id });
-  const [back] = await deps.db
-    .select({ id: likes.id })
-    .from(likes)
-    .where(and(eq(likes.likerId, otherId), eq(likes.likedId, member.userId)))
-    .limit(1);
-  const match = back !== undefined;
-  if (inserted[0] === undefined) {
-    const [existing] = await deps.db
-      .select({ id: likes.id })
-      .from(likes)
-      .where(and(eq(likes.likerId, member.userId), eq(likes.likedId, otherId)))
-      .limit(1);
-    return { type: 'ok', likeId: existing!.id, created: false, match };
-  }
+  const match = (await likeIdOf(deps.db, otherId, member.userId)) !== null;
+  if (inserted[0] === undefined) return { type: 'ok', likeId: (await likeIdOf(deps.db, member.userId, otherId))!, created: false, match };
   const likeId = inserted[0].id;
   await deps.bus.publish('member.liked', { likeId, likerId: member.userId, likedId: otherId, siteId: member.siteId });
   if (match) await deps.bus.publish('member.matched', { memberIds: [member.userId, otherId], siteId: member.siteId });

@@ -5,14 +5,13 @@
  * (BLK-01). Opening the screen clears the 'new' flag of that member's like to the viewer (LIK-02).
  * Premium photos come locked, with a blurred copy (MEM-04, profile-view.ts).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { preparedOn } from '../../db/prepared';
-import { likes, profiles, users } from '../../db/schema';
+import { profiles, users } from '../../db/schema';
 import type { Clock } from '../clock';
 import type { PhotoStore } from '../photos/store';
 import { hasBlocked } from './blocks';
-import { markSeen } from './likes';
+import { likeIdOf, markSeen } from './likes';
 import { loadProfileView } from './profile-view';
 import { isListedTo } from './visibility';
 
@@ -60,23 +59,10 @@ export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenV
   // Listed to the viewer: the profile, whether the viewer likes them, and their like seen, side by side.
   const [member, liked, likeSeen] = await Promise.all([
     loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now: deps.clock.now(), photos: deps.photos }),
-    user ? isLiking(db, user.id, memberId) : false,
+    user ? likeIdOf(db, user.id, memberId).then((id) => id !== null) : false,
     user ? markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId) : false,
   ]);
   if (!member) return { type: 'not_found' };
   return { type: 'ok', member, liked, signedIn: user !== null, likeSeen };
 }
 
-/** Whether `likerId` likes `likedId`. */
-async function isLiking(db: Db, likerId: number, likedId: number): Promise<boolean> {
-  const query = preparedOn(db, 'is_liking', (d) =>
-    d
-      .select({ id: likes.id })
-      .from(likes)
-      .where(and(eq(likes.likerId, sql.placeholder('likerId')), eq(likes.likedId, sql.placeholder('likedId'))))
-      .limit(1)
-      .prepare('is_liking'),
-  );
-  const [like] = await query.execute({ likerId, likedId });
-  return like !== undefined;
-}
