@@ -10,7 +10,11 @@
  *    `/api/likes.php` and a profile page, each next to a
  *    plain node:http server sending the very same bytes (the ratio shows what the app adds), and the CPU
  *    a request costs the app's processes and the local PostgreSQL server (from /proc; steadier than
- *    latency on a machine the load generator and the database share).
+ *    latency on a machine the load generator and the database share);
+ * 3. the yardstick, after the search page: the same node:http server, in as many processes as the app
+ *    runs, spending on each request the CPU the search page cost (app and PostgreSQL together), then
+ *    half of it. Its p99 is the best this harness on this machine gives a server of that cost, whatever
+ *    the server does with it (docs/decisions/056-members-benchmark-yardstick.md).
  *
  *   npm run build && npm run bench:members
  *   BENCH_MEMBERS=20000 BENCH_DB=pglite BENCH_SECONDS=5 npm run bench:members
@@ -23,7 +27,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
@@ -34,6 +38,7 @@ import { openDatabase, type Database } from '../src/db/client';
 import { DEMO_ACCOUNTS, seedDemo } from '../src/db/seed';
 import { parseSearchParams, searchMembers, searchQuery, type SearchResult } from '../src/server/members/search';
 import { LocalPhotoStore } from '../src/server/photos/store';
+import { serverProcesses } from '../src/server/config';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -246,6 +251,8 @@ async function localPostgresPid(url: string): Promise<number | null> {
 
 async function httpLevel(kind: string, url: string, dataDir: string, searchPath: string, memberId: number): Promise<Load[]> {
   const children: ChildProcess[] = [];
+  // As many server processes as the app runs on this database (src/server/config.ts).
+  const processes = serverProcesses({ WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? 'auto', databaseUrl: url }, availableParallelism());
   try {
     const app = spawn(process.execPath, [join(root, 'dist/server/main.mjs')], {
       cwd: root,
@@ -296,9 +303,24 @@ async function httpLevel(kind: string, url: string, dataDir: string, searchPath:
     const postmaster = await localPostgresPid(url);
     const probe: CpuProbe = () => ({ app: treeCpuMs([app.pid!]), db: postmaster === null ? null : treeCpuMs([postmaster]) });
     const results: Load[] = [];
-    for (const { name, path, key, headers: targetHeaders } of present) {
-      results.push(await load(`${kind}: ${name}`, `${appUrl}${path}`, targetHeaders, probe));
-      results.push(await load('  node:http, same bytes', `${base}${key}`, {}));
+    for (const [i, { name, path, key, headers: targetHeaders }] of present.entries()) {
+      const page = await load(`${kind}: ${name}`, `${appUrl}${path}`, targetHeaders, probe);
+      results.push(page, await load('  node:http, same bytes', `${base}${key}`, {}));
+      // The yardstick, after the search page only: what this harness on this machine gives a server that
+      // does nothing but spend the CPU the page costs (app and PostgreSQL together), and half of it.
+      if (i === 0 && page.cpu?.app != null) {
+        const cost = page.cpu.app + (page.cpu.db ?? 0);
+        for (const cpuMs of [cost, cost / 2]) {
+          const busy = spawn(process.execPath, [join(root, 'bench/baseline-server.mjs'), routesFile], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+            env: { ...process.env, BASELINE_CPU_MS: cpuMs.toFixed(3), BASELINE_PROCESSES: String(processes) },
+          });
+          children.push(busy);
+          const busyPort = await waitForLine(busy, /^(\d+)$/m);
+          results.push(await load(`  node:http spending ${cpuMs.toFixed(2)} ms CPU a request, ${processes} process${processes > 1 ? 'es' : ''}`, `http://127.0.0.1:${busyPort}${key}`, {}));
+          busy.kill('SIGTERM');
+        }
+      }
     }
     return results;
   } finally {
@@ -360,7 +382,8 @@ for (const kind of KINDS) {
     console.log(`${pad('target', 58)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'non-2xx'.padStart(8)}  CPU ms/request: app, PostgreSQL`);
     const cpu = (n: number | null | undefined) => (n == null ? '     –' : n.toFixed(2).padStart(6));
     for (const l of loads) console.log(`${pad(l.name.slice(0, 58), 58)} ${num(l.rps, 0)} ${num(l.p50)} ${num(l.p99)} ${String(l.errors).padStart(7)} ${String(l.non2xx).padStart(8)}  ${l.cpu ? `${cpu(l.cpu.app)} ${cpu(l.cpu.db)}` : ''}`);
-    for (let i = 0; i + 1 < loads.length; i += 2) console.log(`ratio ${loads[i]!.name.trim()}: throughput ${(loads[i]!.rps / loads[i + 1]!.rps).toFixed(3)} of node:http`);
+    // Each app row is followed by its node:http row (same bytes).
+    for (const [i, l] of loads.entries()) if (!l.name.startsWith(' ') && loads[i + 1]) console.log(`ratio ${l.name}: throughput ${(l.rps / loads[i + 1]!.rps).toFixed(3)} of node:http`);
   } finally {
     if (process.env.BENCH_KEEP) console.log(`kept: DATABASE_URL=${url} DATA_DIR=${dataDir}`);
     else {
