@@ -325,6 +325,24 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
     expect((await postForm(premium, '/match-finder', { action: 'like', id: 'abc' })).status).toBe(400);
     expect((await postForm(premium, '/match-finder', { action: 'like', id: String(otherSiteId) })).status).toBe(404);
   });
+
+  it("GAME-01 the questionnaire starts from the member's own search: whom they look for and their age range", async () => {
+    const { db } = server.booted.app;
+    const [me] = await db.select({ gender: profiles.gender, sexuality: profiles.sexuality, min: profiles.searchMinAge, max: profiles.searchMaxAge }).from(profiles).where(eq(profiles.userId, free.id));
+    expect(wantedGenders(me!.gender, me!.sexuality), 'the demo member looks for men').toEqual(['male']);
+    await db.update(profiles).set({ searchMinAge: 31, searchMaxAge: 47 }).where(eq(profiles.userId, free.id));
+    try {
+      const page = (await server.request('/match-finder', as(free))).text;
+      expect(/id="mf-men"[^>]*checked/.test(page), 'men chosen').toBe(true);
+      expect(/id="mf-women"[^>]*checked/.test(page), 'women not chosen').toBe(false);
+      expect(/id="mf-min"[^>]*value="31"/.test(page) && /id="mf-max"[^>]*value="47"/.test(page), 'their age range').toBe(true);
+      // An answer wins over the member's own search.
+      const answered = (await server.request('/match-finder?gender=female&minAge=20&maxAge=60', as(free))).text;
+      expect(/id="mf-women"[^>]*checked/.test(answered) && /id="mf-min"[^>]*value="20"/.test(answered), 'the answers as given').toBe(true);
+    } finally {
+      await db.update(profiles).set({ searchMinAge: me!.min, searchMaxAge: me!.max }).where(eq(profiles.userId, free.id));
+    }
+  });
 });
 
 describe.each(await databaseKinds())('GAME-02 swipe likes at the same instant (%s)', (kind) => {
