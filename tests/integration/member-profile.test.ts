@@ -78,6 +78,9 @@ describe('member profile screen', () => {
     expect(page.text).toContain('id="block-modal"');
     expect(page.text).toMatch(/class="interest-badge"[\s\S]*?<svg class="interest-icon"/);
     expect(page.text).not.toContain('interest-icon-generic');
+    // The country by its name in the page's language, not its code.
+    const [shown] = await db().select({ country: profiles.country }).from(profiles).where(eq(profiles.userId, id));
+    expect(page.text).toContain(`data-field="country">${new Intl.DisplayNames(['en'], { type: 'region' }).of(shown!.country)}</dd>`);
     // Without JavaScript the block button leads to the confirmation step.
     const confirm = await get(`/members/${id}?confirm=block`, free.token);
     expect(confirm.text).toContain('data-block-confirm');
