@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, creditLedger, messages, users } from '../../src/db/schema';
+import { messageTimeFormat } from '../../src/shared/message-time';
 import { startTestServer, type TestServer } from '../setup/server';
 import { onSseEvents } from '../setup/sse';
 
@@ -194,6 +195,18 @@ describe('chat over HTTP', () => {
     const opened = await server.request(`/chats/${sent.json().message.conversation}`, as(free.session));
     expect(opened.status).toBe(200);
     expect(opened.text).toContain('"unreadMessages":0');
+  });
+
+  it("CHT-02 the chat screen shows each message's time in the page's language and the site's time zone", async () => {
+    const sent = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body: 'Hoe laat is het?' });
+    expect(sent.status).toBe(201);
+    const { created_at: at, conversation } = sent.json().message as { created_at: string; conversation: number };
+    const page = await server.request(`/chats/${conversation}`, { cookies: { lang: 'nl', session: free.session }, headers: origin() });
+    expect(page.status).toBe(200);
+    // Site 1 is Dutch (Europe/Amsterdam): a 24-hour "HH:MM" there, whatever this machine's locale and zone.
+    const shown = messageTimeFormat('nl', 'Europe/Amsterdam', new Date())(at);
+    expect(shown).toMatch(/^\d\d:\d\d$/);
+    expect(page.text).toContain(`<time dateTime="${at}">${shown}</time>`);
   });
 
   it('CHT-08 the stream delivers a message live with an id, and a reconnect with Last-Event-ID resyncs from the database', async () => {

@@ -9,6 +9,7 @@ import { api, failureReason } from '../../client/api';
 import { onLiveEvent } from '../../client/live';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { unpackProps, type PackedProps } from '../../shared/island-props';
+import { messageTimeFormat } from '../../shared/message-time';
 import GifPicker from './GifPicker';
 import GiftPicker from './GiftPicker';
 import IcebreakerModal from './IcebreakerModal';
@@ -34,6 +35,8 @@ export interface ChatRoomProps {
   /** The client id for the server form (a resubmitted form is the same send). */
   formClientId: string;
   draft: string;
+  /** The page's language and the site's time zone, for the messages' times (src/shared/message-time.ts). */
+  when: { lang: string; timeZone: string };
 }
 
 const TYPING_SHOWN_MS = 5000;
@@ -202,7 +205,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
   const seenId = lastSeenOwn(list, props.me.id, seenThrough);
   const typing = typingUntil > Math.max(now, Date.now() - 1);
   const length = [...draft].length;
-  const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = useMemo(() => messageTimeFormat(props.when.lang, props.when.timeZone, new Date()), [props.when.lang, props.when.timeZone]);
 
   return (
     <div className="chat-room" data-chat-room data-conversation={conversationId ?? ''}>
