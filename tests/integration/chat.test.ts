@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, creditLedger, messages, users } from '../../src/db/schema';
 import { messageTimeFormat } from '../../src/shared/message-time';
+import { siteDateTimeFormat } from '../../src/server/games/site-time';
 import { startTestServer, type TestServer } from '../setup/server';
 import { onSseEvents } from '../setup/sse';
 
@@ -207,6 +208,9 @@ describe('chat over HTTP', () => {
     const shown = messageTimeFormat('nl', 'Europe/Amsterdam', new Date())(at);
     expect(shown).toMatch(/^\d\d:\d\d$/);
     expect(page.text).toContain(`<time dateTime="${at}">${shown}</time>`);
+    // The chat list gives the last message's date and time in the same zone.
+    const list = await server.request('/chats', { cookies: { lang: 'nl', session: free.session }, headers: origin() });
+    expect(list.text).toContain(siteDateTimeFormat('nl', { countries: ['NL'] }, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(at)));
   });
 
   it('CHT-08 the stream delivers a message live with an id, and a reconnect with Last-Event-ID resyncs from the database', async () => {

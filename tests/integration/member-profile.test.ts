@@ -271,6 +271,9 @@ describe('member profile screen', () => {
     const form = await get('/profile', free.token);
     expect(form.status).toBe(200);
     expect(form.text).toContain('data-profile-form');
+    // 'Member since' in the page's language (English here) and the site's zone, not always in Dutch.
+    const [me] = await db().select({ since: users.signupDate }).from(users).where(eq(users.id, free.id));
+    expect(form.text).toContain(`data-member-since>${new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'Europe/Amsterdam' }).format(me!.since)}</dd>`);
     const saved = await post('/profile', free.token, {
       name: 'Freddie',
       about: 'Houd van wandelen.',

@@ -1,5 +1,5 @@
 /**
- * A site's local day (GAME-02's daily limit). The site settings carry no time zone, so a site's day is
+ * A site's time zone: its local day (GAME-02's daily limit) and the times its pages show. The site settings carry no time zone, so a site's day is
  * that of its main country (the first of `countries`), in that country's capital's zone; a country not
  * in the table falls back to UTC (docs/decisions/030-swipe-game-daily-limit.md).
  */
@@ -13,6 +13,14 @@ const COUNTRY_ZONES: Record<string, string> = {
 /** The IANA zone of a site: its main country's. */
 export function siteTimeZone(settings: { countries: readonly string[] }): string {
   return COUNTRY_ZONES[settings.countries[0] ?? ''] ?? 'UTC';
+}
+
+/**
+ * A date/time format for what a page shows its members (chats, transactions, offers, 'member since'):
+ * in the page's language and the site's zone, never the server's own zone (UTC on a server).
+ */
+export function siteDateTimeFormat(lang: string, settings: { countries: readonly string[] }, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat(lang, { ...options, timeZone: siteTimeZone(settings) });
 }
 
 /** Milliseconds `timeZone` is ahead of UTC at `at`. */
