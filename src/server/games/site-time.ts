@@ -1,7 +1,8 @@
 /**
- * A site's time zone: its local day (GAME-02's daily limit) and the times its pages show. The site settings carry no time zone, so a site's day is
- * that of its main country (the first of `countries`), in that country's capital's zone; a country not
- * in the table falls back to UTC (docs/decisions/030-swipe-game-daily-limit.md).
+ * A site's time zone: its local day (GAME-02's daily limit) and the times its pages show its members.
+ * The site settings carry no time zone, so a site's zone is that of its main country (the first of
+ * `countries`), that country's capital's; a country not in the table falls back to UTC
+ * (docs/decisions/030-swipe-game-daily-limit.md).
  */
 const COUNTRY_ZONES: Record<string, string> = {
   NL: 'Europe/Amsterdam', BE: 'Europe/Brussels', LU: 'Europe/Luxembourg', DE: 'Europe/Berlin', AT: 'Europe/Vienna',
