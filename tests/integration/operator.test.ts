@@ -7,9 +7,9 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blocks, conversations, messages, operatorLocks, operatorReplies, users } from '../../src/db/schema';
+import { blocks, complaints, conversations, messages, operatorLocks, operatorReplies, photos, users } from '../../src/db/schema';
 import { createStaff, totpCode } from '../../src/server/staff/accounts';
 import { readAudit } from '../../src/server/staff/audit';
 import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
@@ -209,5 +209,34 @@ describe.each(await databaseKinds())('operator console (%s)', (kind) => {
     const res = await asStaff(operatorA, `/admin/operator/${id}`, { action: 'reply', text: 'Hallo?', client_id: 'op-a-00000003' });
     expect(res.status).toBe(400);
     expect(res.text).toContain('cannot be written to any more');
+  });
+
+  it('OPS-01 OPS-02 the start page shows each role what waits for them, as many as the queues hold, each linking to its queue', async () => {
+    const { db } = server.booted.app;
+    // The member lifts the block of the test before and writes again: they wait for an answer. A complaint is open.
+    await db.delete(blocks).where(and(eq(blocks.blockerId, member.id), eq(blocks.blockedId, fictionalId)));
+    expect((await memberSends('Wie is daar?', 'member-msg-start-1')).status).toBe(201);
+    await db.insert(complaints).values({ siteId: 1, userId: null, name: 'Piet', email: 'piet@example.com', subject: 'Vraag', message: 'Een vraag over mijn account.' });
+
+    const inbox = Number(/data-waiting-count="(\d+)"/.exec((await asStaff(admin, '/admin/operator')).text)?.[1]);
+    expect(inbox).toBeGreaterThan(0);
+    const photosWaiting = await db.$count(photos, eq(photos.status, 'inspection_pending'));
+    const complaintsOpen = await db.$count(complaints, inArray(complaints.status, ['open', 'in_progress']));
+    expect(complaintsOpen).toBeGreaterThan(0);
+    const work = async (cookie: string) => {
+      const page = await asStaff(cookie, '/admin');
+      expect(page.status).toBe(200);
+      const links = [...page.text.matchAll(/<a [^>]*data-work="[^>]*>/g)].map((m) => m[0]);
+      const attr = (tag: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(tag)?.[1];
+      return Object.fromEntries(links.map((tag) => [attr(tag, 'data-work'), { href: attr(tag, 'href'), count: Number(attr(tag, 'data-count')) }]));
+    };
+    const queues = {
+      photos: { href: '/admin/photos', count: photosWaiting },
+      complaints: { href: '/admin/complaints', count: complaintsOpen },
+      conversations: { href: '/admin/operator', count: inbox },
+    };
+    expect(await work(admin)).toEqual(queues);
+    expect(await work(moderator)).toEqual({ photos: queues.photos, complaints: queues.complaints });
+    expect(await work(operatorA)).toEqual({ conversations: queues.conversations });
   });
 });

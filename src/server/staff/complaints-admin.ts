@@ -3,7 +3,7 @@
  * with its notes, the member it came from, status changes, internal notes, and an answer mailed to the
  * complainant (kept as a note of kind 'answer'). Every change is audited in its transaction.
  */
-import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { complaintNotes, complaints, staff, type ComplaintStatus } from '../../db/schema';
 import { createTranslator } from '../../i18n';
@@ -18,6 +18,11 @@ export const COMPLAINT_STATUSES: readonly ComplaintStatus[] = ['open', 'in_progr
 
 export function isComplaintStatus(value: unknown): value is ComplaintStatus {
   return typeof value === 'string' && (COMPLAINT_STATUSES as readonly string[]).includes(value);
+}
+
+/** How many complaints are not handled yet (open or in progress). */
+export function unresolvedComplaintCount(db: Db): Promise<number> {
+  return db.$count(complaints, inArray(complaints.status, ['open', 'in_progress']));
 }
 
 export async function listComplaints(db: Db, options: { status?: ComplaintStatus; limit?: number } = {}) {

@@ -73,12 +73,12 @@ export interface WaitingConversation {
   lockedUntil: Date | null;
 }
 
-/** Conversations waiting for an answer, who waited longest first; optionally of one site and member language. */
-export async function listWaiting(db: Db, now: Date, filter: { siteId?: number; language?: string; limit?: number } = {}): Promise<WaitingConversation[]> {
+/** The conversations waiting for an answer (one row each), optionally of one site and member language: the inbox's rows and its count. */
+function waitingQuery(db: Db, now: Date, filter: { siteId?: number; language?: string }) {
   const where: SQL[] = [eq(lastMessage.senderId, mem.id), inArray(mem.status, ['active', 'not_confirmed']), eq(memProfile.status, 'active'), notBlocked];
   if (filter.siteId) where.push(eq(conversations.siteId, filter.siteId));
   if (filter.language) where.push(eq(mem.language, filter.language));
-  const rows = await db
+  return db
     .select({
       id: conversations.id,
       siteId: conversations.siteId,
@@ -103,7 +103,18 @@ export async function listWaiting(db: Db, now: Date, filter: { siteId?: number; 
     .innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, conversations.id), eq(conversationMembers.userId, mem.id), sql`${conversationMembers.removedAt} is null`))
     .leftJoin(operatorLocks, and(eq(operatorLocks.conversationId, conversations.id), gt(operatorLocks.expiresAt, now)))
     .leftJoin(staff, eq(staff.id, operatorLocks.staffId))
-    .where(and(...where))
+    .where(and(...where));
+}
+
+/** How many conversations wait for an answer (taken ones too), optionally of one site and member language. */
+export async function countWaiting(db: Db, now: Date, filter: { siteId?: number; language?: string } = {}): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(waitingQuery(db, now, filter).as('waiting'));
+  return Number(row?.n ?? 0);
+}
+
+/** Conversations waiting for an answer, who waited longest first; optionally of one site and member language. */
+export async function listWaiting(db: Db, now: Date, filter: { siteId?: number; language?: string; limit?: number } = {}): Promise<WaitingConversation[]> {
+  const rows = await waitingQuery(db, now, filter)
     .orderBy(asc(waitingSince), asc(conversations.id))
     .limit(Math.min(filter.limit ?? 200, 500));
   return rows.map((r) => ({

@@ -41,6 +41,11 @@ export interface QueuePhoto {
   others: { id: number; thumbFilename: string; status: PhotoStatus; premium: boolean; main: boolean }[];
 }
 
+/** How many photos wait for review. */
+export function waitingPhotoCount(db: Db): Promise<number> {
+  return db.$count(photos, eq(photos.status, 'inspection_pending'));
+}
+
 /** The waiting photos, oldest first, at most `limit`; and how many wait in all. */
 export async function photoQueue(db: Db, limit = QUEUE_PAGE): Promise<{ photos: QueuePhoto[]; total: number }> {
   const rows = await db
@@ -62,7 +67,7 @@ export async function photoQueue(db: Db, limit = QUEUE_PAGE): Promise<{ photos: 
     .where(eq(photos.status, 'inspection_pending'))
     .orderBy(asc(photos.createdAt), asc(photos.id))
     .limit(Math.min(Math.max(limit, 1), 200));
-  const count = await db.$count(photos, eq(photos.status, 'inspection_pending'));
+  const count = await waitingPhotoCount(db);
   const memberIds = [...new Set(rows.map((r) => r.userId))];
   const all = memberIds.length
     ? await db
