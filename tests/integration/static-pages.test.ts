@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, complaints, creditPackages, mailOutbox, sites, tokenPages } from '../../src/db/schema';
 import { DEMO_ACCOUNTS } from '../../src/db/seed';
-import { formatMoney } from '../../src/server/credits/packages';
+import { formatMoney, formatPricePerCredit } from '../../src/server/credits/packages';
 import { STATIC_PAGES, staticPageCatalogues } from '../../src/server/static-pages/content';
 import { catalogues } from '../../src/i18n';
 import { databaseKinds } from '../setup/databases';
@@ -266,6 +266,8 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
         for (const pkg of packages) {
           expect(main).toContain(`href="/credits?package=${pkg.id}"`);
           expect(main).toContain(formatMoney(pkg.priceCents, pkg.currency, 'en'));
+          // The price of a credit as /credits and /pricing write it.
+          expect(main).toContain(formatPricePerCredit(pkg.priceCents / pkg.credits, pkg.currency, 'en'));
         }
         expect(main).toContain('Most popular');
         expect(main).toContain('See all photos');
@@ -284,6 +286,7 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
       expect(main).toContain(formatMoney(995, 'EUR', 'nl')); // "€ 9,95"
       expect(main).toMatch(/€\s9,95/u);
       expect(main).toContain('1.200 credits');
+      expect(main).toMatch(/€\s0,199/u); // 50 credits for € 9,95: the same price per credit as /credits and /premium
       const settings = await settingsOf('localhost');
       expect(main).toContain(`${settings.message_credits} credits`);
       expect(main).toContain(`data-refund-days="${settings.refund_days}"`);

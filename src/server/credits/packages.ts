@@ -51,6 +51,14 @@ export function formatMoney(cents: number, currency: string, lang: string, fract
   return new Intl.NumberFormat(lang, options).format(cents / 100);
 }
 
+/**
+ * The price of one credit in a package, the same on every page that shows it (/credits, /premium,
+ * /pricing): to a tenth of a cent, so packages a fraction of a cent apart do not look alike ("€ 0,199").
+ */
+export function formatPricePerCredit(centsPerCredit: number, currency: string, lang: string): string {
+  return formatMoney(centsPerCredit, currency, lang, 3);
+}
+
 /** A plain number in the visitor's language ("1.200" in nl, "1,200" in en). */
 export function formatNumber(value: number, lang: string): string {
   return new Intl.NumberFormat(lang).format(value);
