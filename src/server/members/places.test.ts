@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { regions } from '../../db/schema';
-import { allRegions, findRegion, listRegions } from './places';
+import { allRegions, countryName, findRegion, listRegions } from './places';
 
 let kit: SeededDatabase;
 beforeAll(async () => {
@@ -21,5 +21,14 @@ describe('regions', () => {
     expect((await listRegions(kit.db, ['NL'])).some((r) => r.code === 'ZZ-TEST')).toBe(false);
     expect(await findRegion(kit.db, first[0]!.id)).toEqual(first[0]);
     expect(allRegions(kit.db)).toBe(allRegions(kit.db));
+  });
+});
+
+describe('country names', () => {
+  it('MEM-03 a country is named in the page language, and a code with no name stays a code', () => {
+    expect(countryName('NL', 'nl')).toBe('Nederland');
+    expect(countryName('BE', 'en')).toBe('Belgium');
+    expect(countryName('DE', 'de')).toBe('Deutschland');
+    expect(countryName('not-a-code', 'nl')).toBe('not-a-code');
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Places for the search (MEM-07, MEM-08): the regions of the site's countries, and a geocode that maps a
- * position to the nearest region by the regions' centroids the project ships (`regions.lat_e4/lon_e4`,
- * from src/db/seed-data.ts). No network: a position is only ever compared with those centroids.
+ * Places (MEM-03, MEM-07, MEM-08): countries by their names, the regions of the site's countries, and a
+ * geocode that maps a position to the nearest region by the regions' centroids the project ships
+ * (`regions.lat_e4/lon_e4`, from src/db/seed-data.ts). No network: a position is only ever compared with
+ * those centroids.
  */
 import { asc, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -12,6 +13,23 @@ export interface Region {
   country: string;
   code: string;
   name: string;
+}
+
+/** One Intl.DisplayNames per language for the process (a page names countries on every request). */
+const countryNames = new Map<string, Intl.DisplayNames>();
+
+/** A country's name in `lang` ("Nederland" for NL in Dutch); its code when there is no name for it. */
+export function countryName(code: string, lang: string): string {
+  let names = countryNames.get(lang);
+  if (!names) {
+    names = new Intl.DisplayNames([lang], { type: 'region' });
+    countryNames.set(lang, names);
+  }
+  try {
+    return names.of(code) ?? code;
+  } catch {
+    return code; // not a region code at all (Intl throws)
+  }
 }
 
 const directories = new WeakMap<Db, Promise<Region[]>>();
