@@ -328,7 +328,7 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
 
   it("GAME-01 the questionnaire starts from the member's own search: whom they look for and their age range", async () => {
     const { db } = server.booted.app;
-    const [me] = await db.select({ gender: profiles.gender, sexuality: profiles.sexuality, min: profiles.searchMinAge, max: profiles.searchMaxAge }).from(profiles).where(eq(profiles.userId, free.id));
+    const [me] = await db.select({ gender: profiles.gender, sexuality: profiles.sexuality, min: profiles.searchMinAge, max: profiles.searchMaxAge, region: profiles.regionId }).from(profiles).where(eq(profiles.userId, free.id));
     expect(wantedGenders(me!.gender, me!.sexuality), 'the demo member looks for men').toEqual(['male']);
     await db.update(profiles).set({ searchMinAge: 31, searchMaxAge: 47 }).where(eq(profiles.userId, free.id));
     try {
@@ -336,6 +336,8 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
       expect(/id="mf-men"[^>]*checked/.test(page), 'men chosen').toBe(true);
       expect(/id="mf-women"[^>]*checked/.test(page), 'women not chosen').toBe(false);
       expect(/id="mf-min"[^>]*value="31"/.test(page) && /id="mf-max"[^>]*value="47"/.test(page), 'their age range').toBe(true);
+      expect(me!.region, 'the demo member has a region').not.toBeNull();
+      expect(page, 'their region').toMatch(new RegExp(`<option value="${me!.region}" selected`));
       // An answer wins over the member's own search.
       const answered = (await server.request('/match-finder?gender=female&minAge=20&maxAge=60', as(free))).text;
       expect(/id="mf-women"[^>]*checked/.test(answered) && /id="mf-min"[^>]*value="20"/.test(answered), 'the answers as given').toBe(true);
