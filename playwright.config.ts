@@ -42,6 +42,8 @@ export default defineConfig({
       SEED_PROFILES_PER_SITE: '24',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      // The end-to-end purchases go through the simulated checkout, chosen explicitly (SEC-14).
+      PAYMENTS_PROVIDER: 'simulated',
     },
   },
 });

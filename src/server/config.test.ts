@@ -36,6 +36,25 @@ describe('configuration', () => {
     }
   });
 
+  it('SEC-14 payments: no provider unless one is chosen; PAY. with all three keys; the simulated checkout only when named, and in production only with DEMO_MODE', () => {
+    const paynl = { PAYNL_TOKEN_CODE: 'AT-1234-5678', PAYNL_API_TOKEN: 'a'.repeat(40), PAYNL_SERVICE_ID: 'SL-1234-5678' };
+    // Nothing configured: no provider, in production as in tests (never a silent fallback to the simulated checkout).
+    expect(loadConfig({}).paymentsProvider).toBeNull();
+    expect(loadConfig({ NODE_ENV: 'test' }).paymentsProvider).toBeNull();
+    expect(loadConfig(paynl).paymentsProvider).toBe('paynl');
+    expect(loadConfig({ ...paynl, PAYMENTS_PROVIDER: 'paynl' }).paymentsProvider).toBe('paynl');
+    expect(loadConfig({ NODE_ENV: 'test', PAYMENTS_PROVIDER: 'simulated' }).paymentsProvider).toBe('simulated');
+    expect(loadConfig({ NODE_ENV: 'development', PAYMENTS_PROVIDER: 'simulated' }).paymentsProvider).toBe('simulated');
+    expect(loadConfig({ PAYMENTS_PROVIDER: 'simulated', DEMO_MODE: 'true' }).paymentsProvider).toBe('simulated');
+    // A production process refuses the simulated checkout without the demo flag, and says why.
+    expect(() => loadConfig({ PAYMENTS_PROVIDER: 'simulated' })).toThrow(/PAYMENTS_PROVIDER="simulated".*DEMO_MODE=true/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PAYMENTS_PROVIDER: 'simulated', DEMO_MODE: 'false' })).toThrow(ConfigError);
+    // PAY. chosen without its keys, or only some of its keys: a mistake named at start, not "no provider".
+    expect(() => loadConfig({ PAYMENTS_PROVIDER: 'paynl' })).toThrow(/PAYMENTS_PROVIDER="paynl": needs PAYNL_TOKEN_CODE/);
+    expect(() => loadConfig({ PAYNL_TOKEN_CODE: paynl.PAYNL_TOKEN_CODE })).toThrow(/PAYNL_TOKEN_CODE=.*missing: PAYNL_API_TOKEN, PAYNL_SERVICE_ID/);
+    expect(() => loadConfig({ PAYMENTS_PROVIDER: 'mollie' })).toThrow(/PAYMENTS_PROVIDER="mollie"/);
+  });
+
   it('WEB_CONCURRENCY: one process per CPU on PostgreSQL by default, a number when given, always one on PGlite', () => {
     expect(serverProcesses(loadConfig({ DATABASE_URL: 'postgres://h/db' }), 4)).toBe(4);
     expect(serverProcesses(loadConfig({ DATABASE_URL: 'postgres://h/db', WEB_CONCURRENCY: '3' }), 8)).toBe(3);

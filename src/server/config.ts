@@ -88,9 +88,15 @@ const envSchema = z.object({
     .default(DEFAULT_PUSH_SERVICE_HOSTS.join(','))
     .refine((v) => parsePushServiceHosts(v) !== null, 'must be a comma list of host names (fcm.googleapis.com) or *.suffix entries (*.push.apple.com), no IP addresses'),
   /**
-   * PAY. (pay.nl) payments (docs/decisions/033-payment-provider.md): with all three set, payments go to
-   * PAY. and the simulated checkout is off; without them the built-in simulated checkout is used.
+   * Which payment provider takes purchases (SEC-14, docs/decisions/060-no-payments-without-a-provider.md):
+   * `paynl` (needs the three PAYNL_ keys), or `simulated`, the built-in checkout where the payer picks
+   * "paid" without paying (the demo and the tests; under NODE_ENV=production only with DEMO_MODE).
+   * Unset: PAY. when its three keys are set, otherwise none, and every purchase is refused.
    */
+  PAYMENTS_PROVIDER: z.enum(['paynl', 'simulated']).optional(),
+  /** This deployment is a demo where nothing is really sold: allows the simulated checkout under NODE_ENV=production. */
+  DEMO_MODE: bool.default(false),
+  /** PAY. (pay.nl) payments (docs/decisions/033-payment-provider.md): all three, or none. */
   PAYNL_TOKEN_CODE: z.string().regex(/^AT-[0-9]{4}-[0-9]{4}$/, 'must look like AT-1234-5678').optional(),
   PAYNL_API_TOKEN: z.string().min(20).optional(),
   PAYNL_SERVICE_ID: z.string().regex(/^SL-[0-9]{4}-[0-9]{4}$/, 'must look like SL-1234-5678').optional(),
@@ -140,7 +146,11 @@ export interface Config extends Env {
   pushServiceHosts: string[];
   /** OPERATOR_FLAGGED_PHRASES parsed, or the default list (src/server/staff/operator.ts). */
   operatorFlaggedPhrases: string[];
+  /** The payment provider purchases go to, or null: none configured, purchases are refused (SEC-14). */
+  paymentsProvider: PaymentsProviderName | null;
 }
+
+export type PaymentsProviderName = NonNullable<Env['PAYMENTS_PROVIDER']>;
 
 export class ConfigError extends Error {
   constructor(public readonly issues: string[]) {
@@ -166,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = parsed.data;
+  const paymentsProvider = choosePaymentsProvider(e, picked);
   const dataDir = resolve(e.DATA_DIR);
   return {
     ...e,
@@ -176,7 +187,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxies: e.TRUST_PROXY ? parseTrustedProxies(e.TRUSTED_PROXIES) : null,
     pushServiceHosts: parsePushServiceHosts(e.PUSH_SERVICE_HOSTS)!,
     operatorFlaggedPhrases: parseFlaggedPhrases(e.OPERATOR_FLAGGED_PHRASES),
+    paymentsProvider,
   };
+}
+
+/**
+ * SEC-14: the provider is an explicit choice, never a silent fallback. PAY. needs all three of its keys
+ * (one or two of them is a mistake, not "no provider"); the simulated checkout gives credits to whoever
+ * picks "paid", so a production process refuses it unless DEMO_MODE says this deployment is a demo.
+ */
+function choosePaymentsProvider(e: Env, picked: Record<string, string>): PaymentsProviderName | null {
+  const keys = ['PAYNL_TOKEN_CODE', 'PAYNL_API_TOKEN', 'PAYNL_SERVICE_ID'] as const;
+  const present = keys.filter((k) => e[k] !== undefined);
+  if (present.length > 0 && present.length < keys.length) {
+    const missing = keys.filter((k) => e[k] === undefined).join(', ');
+    throw new ConfigError(present.map((k) => `${k}=${JSON.stringify(picked[k] ?? '')}: PAY. needs all three of ${keys.join(', ')} (missing: ${missing})`));
+  }
+  const provider = e.PAYMENTS_PROVIDER ?? (present.length === keys.length ? 'paynl' : null);
+  if (provider === 'paynl' && present.length < keys.length) {
+    throw new ConfigError([`PAYMENTS_PROVIDER="paynl": needs ${keys.join(', ')}`]);
+  }
+  if (provider === 'simulated' && e.NODE_ENV === 'production' && !e.DEMO_MODE) {
+    throw new ConfigError([
+      'PAYMENTS_PROVIDER="simulated": the simulated checkout lets the payer pick "paid" without paying; under NODE_ENV=production set DEMO_MODE=true as well, and only for a demo where nothing is sold',
+    ]);
+  }
+  return provider;
 }
 
 /**

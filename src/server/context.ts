@@ -17,6 +17,7 @@ import { InProcessBus, PostgresBus, type EventBus } from './realtime/bus';
 import { DeviceCookies } from './auth/device-cookie';
 import { BackgroundTasks } from './background';
 import { StreamHub } from './realtime/streams';
+import { logPaymentsChoice } from './payments/registry';
 
 export interface AppContext {
   config: Config;
@@ -65,6 +66,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   const started = Date.now();
   const database = await openDatabase(config.databaseUrl);
   log.info({ db: database.kind, ms: Date.now() - started }, 'database ready (migrations applied)');
+  logPaymentsChoice(config, log);
   const photos = new LocalPhotoStore(config.photoDir);
   // The VAPID key pair is created once, on the first start of the first process, and kept (PUSH-01).
   // Endpoints only on the configured push services; loopback HTTP only under NODE_ENV=test (SEC-06).

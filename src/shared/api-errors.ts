@@ -46,6 +46,8 @@ export const API_ERRORS = {
   discount_not_found: 400,
   discount_already_used: 400,
   discount_expired: 400,
+  discount_in_use: 409,
+  payments_unavailable: 503,
   invalid_signature: 401,
   gif_search_unavailable: 503,
 } as const;

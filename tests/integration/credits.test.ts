@@ -6,7 +6,9 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditLedger, creditPackages, payments, profiles, users } from '../../src/db/schema';
+import { creditLedger, creditPackages, discountCodes, payments, profiles, users } from '../../src/db/schema';
+import { totpCode } from '../../src/server/staff/accounts';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
 import { spend } from '../../src/server/credits/ledger';
 import { paymentProviders } from '../../src/server/payments/registry';
 import { SIMULATED_SIGNATURE_HEADER } from '../../src/server/payments/simulated';
@@ -63,9 +65,10 @@ describe('credits and payments', () => {
     const [row] = await db().select().from(payments).where(eq(payments.providerPaymentId, providerId));
     return { checkout, providerId, payment: row! };
   }
-  async function pay(checkout: URL, choice: string) {
+  /** The payer's choice on the simulated checkout, as the member who started the payment (SEC-14: only they may). */
+  async function pay(checkout: URL, choice: string, who: { session: string } = free) {
     const f = form({ choice });
-    return server.request(checkout.pathname, { method: 'POST', body: f.body, headers: { ...f.headers, origin: origin() } });
+    return server.request(checkout.pathname, { method: 'POST', body: f.body, cookies: { lang: 'en', session: who.session }, headers: { ...f.headers, origin: origin() } });
   }
   async function signedWebhook(providerId: string, signature?: string) {
     const body = JSON.stringify({ id: providerId });
@@ -154,6 +157,91 @@ describe('credits and payments', () => {
     const cancelled = await server.request(`/credits/order/${payment.id}`, as(free));
     expect(cancelled.text).toContain('data-order-status="cancelled"');
     expect(cancelled.text).toContain('You cancelled the payment.');
+  });
+
+  it('SEC-14 only the member who started a payment may open or act on its simulated checkout: a visitor or another member gets 404 and changes nothing', async () => {
+    const before = (await db().select({ credits: users.credits }).from(users).where(eq(users.id, free.id)))[0]!.credits;
+    const { checkout, payment, providerId } = await startIdeal(free);
+    const f = form({ choice: 'paid' });
+    const visitor = { method: 'POST', body: f.body, cookies: { lang: 'en' }, headers: { ...f.headers, origin: origin() } };
+    expect((await server.request(checkout.pathname, { cookies: { lang: 'en' } })).status).toBe(404);
+    expect((await server.request(checkout.pathname, visitor)).status).toBe(404);
+    expect((await server.request(checkout.pathname, as(other))).status).toBe(404);
+    expect((await pay(checkout, 'paid', other)).status).toBe(404);
+    const sim = (await paymentProviders(server.booted.app)).simulated!;
+    expect((await sim.checkout(providerId))!.status).toBe('pending');
+    const [row] = await db().select({ status: payments.status }).from(payments).where(eq(payments.id, payment.id));
+    expect(row!.status).toBe('pending');
+    expect((await db().select({ credits: users.credits }).from(users).where(eq(users.id, free.id)))[0]!.credits).toBe(before);
+    // The payer sees and uses it.
+    const own = await server.request(checkout.pathname, as(free));
+    expect(own.status).toBe(200);
+    expect(own.text).toContain(`data-simulated-checkout="${providerId}"`);
+    expect((await pay(checkout, 'cancelled')).status).toBe(303);
+  });
+
+  it('SEC-16 a second checkout with a discount the member\'s open payment holds is refused before payment, on the page and for scripts; cancelling the open one frees it', async () => {
+    await db().insert(discountCodes).values({ code: 'HTTP40', percent: 40, siteId: 1 });
+    const first = await startIdeal(free, { code: 'HTTP40' });
+    expect(first.payment).toMatchObject({ discountCode: 'HTTP40', discountPercent: 40 });
+    // The confirm page says so before the member clicks, with the way to the open payment, and has no pay button.
+    const confirm = await server.request(`/credits/${pkg.id}/ideal?issuer=INGBNL2A&code=HTTP40`, as(free));
+    expect(confirm.text).toContain('data-payment-error="discount_in_use"');
+    expect(confirm.text).toContain(`data-open-payment="${first.payment.id}"`);
+    expect(confirm.text).not.toContain('data-pay-form');
+    // A post anyway (an old tab): 409 with the same text; a script gets the JSON error.
+    const refused = await post(free, `/credits/${pkg.id}/ideal`, { key: 'http-second-checkout-1', issuer: 'INGBNL2A', code: 'HTTP40' });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('This discount is held by a payment you started earlier');
+    expect(refused.text).toContain(`href="/credits/order/${first.payment.id}"`);
+    const f = form({ key: 'http-second-checkout-2', issuer: 'INGBNL2A', code: 'HTTP40' });
+    const script = await server.request(`/credits/${pkg.id}/ideal`, { ...as(free, { ...f.headers, ...XHR }), method: 'POST', body: f.body });
+    expect(script.status).toBe(409);
+    expect(script.json()).toEqual({ error: 'discount_in_use', message: expect.stringContaining('held by a payment') });
+    expect(await db().select().from(payments).where(and(eq(payments.userId, free.id), eq(payments.discountCode, 'HTTP40')))).toHaveLength(1);
+    // The order page of the open payment lets the member cancel it; then the discount is theirs again.
+    const order = await server.request(`/credits/order/${first.payment.id}`, as(free));
+    expect(order.text).toContain('data-cancel-payment');
+    const cancelled = await post(free, `/credits/order/${first.payment.id}`, {});
+    expect(cancelled.status).toBe(303);
+    expect((await server.request(`/credits/order/${first.payment.id}`, as(free))).text).toContain('data-order-status="cancelled"');
+    expect((await post(free, `/credits/order/${first.payment.id}`, {})).status).toBe(409);
+    const second = await startIdeal(free, { code: 'HTTP40' });
+    expect(second.payment).toMatchObject({ discountCode: 'HTTP40', status: 'pending' });
+    await pay(second.checkout, 'failed');
+  });
+
+  it('SEC-18 a payment cancelled on our side and then paid at the provider is credited once, shown on the transactions and the receipt, and listed for admins', async () => {
+    const { checkout, payment, providerId } = await startIdeal(free);
+    expect((await post(free, `/credits/order/${payment.id}`, {})).status).toBe(303);
+    const before = (await db().select({ credits: users.credits }).from(users).where(eq(users.id, free.id)))[0]!.credits;
+    // The bank's page was still open: the payer pays there. The provider's webhook reaches us.
+    expect((await pay(checkout, 'paid')).status).toBe(303);
+    for (let i = 0; i < 3; i++) expect((await signedWebhook(providerId)).json()).toMatchObject({ ok: true, status: 'paid' });
+    const [row] = await db().select().from(payments).where(eq(payments.id, payment.id));
+    expect(row).toMatchObject({ status: 'paid' });
+    expect(row!.latePaidAt).not.toBeNull();
+    expect((await db().select({ credits: users.credits }).from(users).where(eq(users.id, free.id)))[0]!.credits).toBe(before + pkg.credits);
+    expect(await db().select().from(creditLedger).where(eq(creditLedger.reference, `payment:${providerId}`))).toHaveLength(1);
+    expect((await server.request(`/credits/order/${payment.id}`, as(free))).text).toContain('data-order-status="paid"');
+    const list = await server.request('/transactions', as(free));
+    expect(list.text).toContain(`data-late-paid="${payment.id}"`);
+    expect(list.text).toContain('Confirmed by the payment provider after it had been cancelled');
+    const receipt = await server.request(`/transactions/${payment.id}`, as(free));
+    expect(receipt.text).toContain(`data-receipt-credits="${pkg.credits}"`);
+    expect(receipt.text).toContain(`data-late-paid="${payment.id}"`);
+    // The admins' list in the back office.
+    const login = await server.request('/admin/login', {
+      method: 'POST',
+      cookies: { lang: 'en' },
+      headers: { origin: origin(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'admin@demo.test', password: DEMO_STAFF_PASSWORD, code: totpCode(DEMO_TOTP_SECRET, new Date()) }).toString(),
+    });
+    expect(login.status).toBe(303);
+    const admin = await server.request('/admin/payments', { cookies: { lang: 'en', staff_session: login.setCookies.staff_session!.value } });
+    expect(admin.status).toBe(200);
+    expect(admin.text).toContain(`data-late-paid="${payment.id}"`);
+    expect(admin.text).toContain('data-closed-as="cancelled"');
   });
 
   it('CRD-08 a failed payment shows its text and a way to try again', async () => {

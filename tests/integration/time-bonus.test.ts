@@ -146,7 +146,8 @@ describe('time bonus pages', () => {
     const started = await form(member, (chosen.headers.location as string).split('?')[0]!, { key, issuer: 'INGBNL2A' });
     expect(started.status).toBe(303);
     const checkout = new URL(started.headers.location as string);
-    const paid = await server.request(checkout.pathname, { method: 'POST', body: new URLSearchParams({ choice: 'paid' }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: origin() } });
+    // The payer's choice on the simulated checkout, as the member who started it (SEC-14: only they may).
+    const paid = await form(member, checkout.pathname, { choice: 'paid' });
     expect(paid.status).toBe(303);
     const [row] = await db().select({ paid: users.paidUser }).from(users).where(eq(users.id, member.id));
     expect(row!.paid).toBe(true);

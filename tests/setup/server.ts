@@ -51,6 +51,9 @@ export async function startTestServer(options: { db?: 'pglite' | 'postgres'; env
     // Tests change the database between requests; the render cache's own tests turn it on (PERF-01).
     RENDER_CACHE_TTL_MS: '0',
     SEARCH_CACHE_TTL_MS: '0',
+    // Purchases go through the simulated checkout, chosen explicitly as the demo does (SEC-14); a test of
+    // a server without a provider passes PAYMENTS_PROVIDER: '' (an empty value is unset).
+    PAYMENTS_PROVIDER: 'simulated',
     ...options.env,
   });
   // The portraits a seed of this size rendered before in this run (tests/setup/seed-photos.ts).

@@ -45,6 +45,16 @@ export const payments = pgTable(
     /** The direct-debit mandate the payment collects on (method 'directdebit'). */
     mandateReference: text('mandate_reference'),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /**
+     * When the provider reported paid after we had closed the payment as failed, cancelled or expired
+     * (SEC-18): the money was taken, so the credits were granted then. Listed for admins.
+     */
+    latePaidAt: timestamp('late_paid_at', { withTimezone: true }),
+    /**
+     * Set on a late-paid payment whose one-use discount had meanwhile been used by another payment of the
+     * member: the credits were granted all the same (the member paid), and admins see the discount given twice.
+     */
+    discountReused: boolean('discount_reused').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
@@ -54,6 +64,7 @@ export const payments = pgTable(
     uniqueIndex('payments_idempotency_key').on(t.idempotencyKey),
     index('payments_user').on(t.userId, t.createdAt),
     index('payments_pending').on(t.status, t.createdAt),
+    index('payments_late_paid').on(t.latePaidAt).where(sql`${t.latePaidAt} is not null`),
     check('payments_status_values', sql`${t.status} in ('pending', 'paid', 'failed', 'cancelled', 'expired')`),
     check('payments_amounts', sql`${t.amountCents} > 0 and ${t.discountCents} >= 0 and ${t.credits} > 0 and ${t.transactionCostCents} >= 0`),
   ],
@@ -85,24 +96,60 @@ export const discountCodes = pgTable(
   ],
 );
 
-/** A code used by a member: each code once per member (the paid payment that used it). */
-export const discountRedemptions = pgTable(
-  'discount_redemptions',
+export type DiscountReservationStatus = 'open' | 'redeemed' | 'released';
+
+/**
+ * One-use offers held by payments (SEC-16, docs/decisions/061-one-use-offers-reserved-at-start.md). A
+ * payment that starts with a one-use offer reserves it in the transaction that inserts the payment
+ * ('open'); paid makes it 'redeemed' (the offer is used), failed, cancelled or expired 'released'. The
+ * partial unique index lets a member hold each offer once at a time, open or redeemed, so concurrent
+ * checkouts cannot all get it. Offers: `first_purchase` (the time bonus, the welcome code and codes for a
+ * first purchase only: one discounted first purchase per member) and `code:<discount_codes.id>` (a code,
+ * once per member).
+ */
+export const discountReservations = pgTable(
+  'discount_reservations',
   {
     id: serial('id').primaryKey(),
-    codeId: integer('code_id')
-      .notNull()
-      .references(() => discountCodes.id, { onDelete: 'cascade' }),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    offer: text('offer').notNull(),
     paymentId: integer('payment_id')
       .notNull()
       .references(() => payments.id, { onDelete: 'cascade' }),
+    status: text('status').$type<DiscountReservationStatus>().notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('discount_reservations_held').on(t.userId, t.offer).where(sql`${t.status} in ('open', 'redeemed')`),
+    uniqueIndex('discount_reservations_payment').on(t.paymentId, t.offer),
+    check('discount_reservations_status', sql`${t.status} in ('open', 'redeemed', 'released')`),
+  ],
+);
+
+/**
+ * Every move of a payment's status (SEC-18): who said so and when. A status moves pending → paid | failed |
+ * cancelled | expired, and a closed one only to paid, when the provider reports the money taken after all.
+ */
+export const paymentTransitions = pgTable(
+  'payment_transitions',
+  {
+    id: serial('id').primaryKey(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status').$type<PaymentStatus>().notNull(),
+    toStatus: text('to_status').$type<PaymentStatus>().notNull(),
+    /** 'provider' (its status, fetched), 'member' (cancelled on the order page), 'system' (never reached the provider). */
+    source: text('source').$type<PaymentTransitionSource>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('discount_redemptions_once').on(t.codeId, t.userId)],
+  (t) => [index('payment_transitions_payment').on(t.paymentId, t.id)],
 );
+
+export type PaymentTransitionSource = 'provider' | 'member' | 'system';
 
 /**
  * The built-in simulated checkout's own books (the "provider side" of the default provider): what the

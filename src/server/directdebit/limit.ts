@@ -13,7 +13,7 @@ export interface DirectDebitLimit {
 }
 
 /** Cents collected or being collected by direct debit from the member since `since`. */
-export async function directDebitUsage(db: Db, memberId: number, since: Date): Promise<number> {
+export async function directDebitUsage(db: Pick<Db, 'select'>, memberId: number, since: Date): Promise<number> {
   const [row] = await db
     .select({ total: sum(payments.amountCents) })
     .from(payments)
@@ -22,7 +22,7 @@ export async function directDebitUsage(db: Db, memberId: number, since: Date): P
 }
 
 /** Would `amountCents` more take the member over the limit of the period ending `now`? */
-export async function directDebitLimitReached(db: Db, input: { memberId: number; amountCents: number; limit: DirectDebitLimit; now: Date }): Promise<boolean> {
+export async function directDebitLimitReached(db: Pick<Db, 'select'>, input: { memberId: number; amountCents: number; limit: DirectDebitLimit; now: Date }): Promise<boolean> {
   const since = new Date(input.now.getTime() - input.limit.days * 24 * 3600_000);
   const used = await directDebitUsage(db, input.memberId, since);
   return used + input.amountCents > input.limit.cents;

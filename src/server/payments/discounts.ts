@@ -4,11 +4,17 @@
  *   (25%), until signup + 4 h; once per member, because it ends when they become paid.
  * - Welcome code: WELCOME25 (25%) on the first purchase, for 7 days after signup.
  * - The active discount is the time bonus if present, else the welcome code.
- * - Other codes are rows of `discount_codes`, each usable once per member (`discount_redemptions`).
+ * - Other codes are rows of `discount_codes`, each usable once per member.
+ * - One-use offers are reserved by the payment that starts with them and redeemed when it is paid
+ *   (`discount_reservations`, SEC-16): the time bonus, the welcome code and first-purchase codes share
+ *   the member's one `first_purchase` offer; a code is the offer `code:<id>`. See {@link offersOf}.
  */
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { discountCodes, discountRedemptions, type DiscountKind } from '../../db/schema';
+import { discountCodes, discountReservations, type DiscountKind } from '../../db/schema';
+
+/** The database or an open transaction: what the reads here need. */
+type Reader = Pick<Db, 'select'>;
 
 export const TIME_BONUS_CODE = 'TIMEBONUS25';
 export const TIME_BONUS_PERCENT = 25;
@@ -55,7 +61,34 @@ export function activeDiscount(member: DiscountMember, now: Date): Discount | nu
   return timeBonus(member, now) ?? welcomeDiscount(member, now);
 }
 
-export type CodeCheck = { ok: true; discount: Discount } | { ok: false; reason: DiscountRefusal };
+/** The offer every first-purchase discount reserves: one discounted first purchase per member. */
+export const FIRST_PURCHASE_OFFER = 'first_purchase';
+
+/** The offer of a stored code: usable once per member. */
+export const codeOffer = (codeId: number) => `code:${codeId}`;
+
+/**
+ * A discount the member may use now, with the one-use offers a payment that takes it reserves (SEC-16):
+ * the time bonus and the welcome code end with the first purchase, so they reserve `first_purchase`; a
+ * stored code reserves itself, and `first_purchase` too when it is for a first purchase only.
+ */
+export interface UsableDiscount {
+  discount: Discount;
+  offers: string[];
+}
+
+export function offersOf(discount: Discount, code?: { id: number; firstPurchaseOnly: boolean }): string[] {
+  if (discount.kind !== 'code' || !code) return [FIRST_PURCHASE_OFFER];
+  return code.firstPurchaseOnly ? [codeOffer(code.id), FIRST_PURCHASE_OFFER] : [codeOffer(code.id)];
+}
+
+/** CRD-07 with its offers: the active discount and what a payment with it reserves. */
+export function activeUsableDiscount(member: DiscountMember, now: Date): UsableDiscount | null {
+  const discount = activeDiscount(member, now);
+  return discount ? { discount, offers: offersOf(discount) } : null;
+}
+
+export type CodeCheck = ({ ok: true } & UsableDiscount) | { ok: false; reason: DiscountRefusal };
 
 const CODE_SHAPE = /^[A-Z0-9_-]{2,40}$/;
 
@@ -64,14 +97,14 @@ export function normaliseCode(code: string): string {
 }
 
 /** CRD-06: a code the member typed: refused when not found, used before (or no longer theirs), or expired. */
-export async function checkCode(db: Db, input: { member: DiscountMember; siteId: number; code: string; now: Date }): Promise<CodeCheck> {
+export async function checkCode(db: Reader, input: { member: DiscountMember; siteId: number; code: string; now: Date }): Promise<CodeCheck> {
   const code = normaliseCode(input.code);
   if (!CODE_SHAPE.test(code)) return { ok: false, reason: 'discount_not_found' };
   if (code === TIME_BONUS_CODE || code === WELCOME_CODE) {
     // Both end when the member becomes paid: a paying member has used theirs.
     if (input.member.paid_user) return { ok: false, reason: 'discount_already_used' };
     const discount = code === TIME_BONUS_CODE ? timeBonus(input.member, input.now) : welcomeDiscount(input.member, input.now);
-    return discount ? { ok: true, discount } : { ok: false, reason: 'discount_expired' };
+    return discount ? { ok: true, discount, offers: offersOf(discount) } : { ok: false, reason: 'discount_expired' };
   }
   const [row] = await db
     .select()
@@ -80,21 +113,22 @@ export async function checkCode(db: Db, input: { member: DiscountMember; siteId:
     .limit(1);
   if (!row || row.kind !== 'code') return { ok: false, reason: 'discount_not_found' };
   if (row.firstPurchaseOnly && input.member.paid_user) return { ok: false, reason: 'discount_already_used' };
-  const [used] = await db
-    .select({ id: discountRedemptions.id })
-    .from(discountRedemptions)
-    .where(and(eq(discountRedemptions.codeId, row.id), eq(discountRedemptions.userId, input.member.id)))
-    .limit(1);
-  if (used) return { ok: false, reason: 'discount_already_used' };
+  const discount: Discount = { code, percent: row.percent, kind: 'code', expires_at: row.validUntil?.toISOString() ?? null };
+  const offers = offersOf(discount, row);
+  if (await redeemed(db, input.member.id, offers)) return { ok: false, reason: 'discount_already_used' };
   const now = input.now.getTime();
   if ((row.validFrom && now < row.validFrom.getTime()) || (row.validUntil && now >= row.validUntil.getTime())) return { ok: false, reason: 'discount_expired' };
-  return { ok: true, discount: { code, percent: row.percent, kind: 'code', expires_at: row.validUntil?.toISOString() ?? null } };
+  return { ok: true, discount, offers };
 }
 
-/** The id of a stored code (to record its redemption), or null for the built-in ones. */
-export async function storedCodeId(db: Pick<Db, 'select'>, code: string): Promise<number | null> {
-  const [row] = await db.select({ id: discountCodes.id }).from(discountCodes).where(sql`upper(${discountCodes.code}) = ${normaliseCode(code)}`).limit(1);
-  return row?.id ?? null;
+/** Whether a paid payment of the member has used one of `offers`. */
+async function redeemed(db: Reader, memberId: number, offers: string[]): Promise<boolean> {
+  const [row] = await db
+    .select({ id: discountReservations.id })
+    .from(discountReservations)
+    .where(and(eq(discountReservations.userId, memberId), inArray(discountReservations.offer, offers), eq(discountReservations.status, 'redeemed')))
+    .limit(1);
+  return Boolean(row);
 }
 
 /** The discount in cents on a price (rounded to the cent, never more than the price less one cent). */

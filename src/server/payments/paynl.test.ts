@@ -125,7 +125,7 @@ describe('PAY. adapter against a local fake of its API', () => {
   it('CRD-02 is the provider in use when its keys are configured, and the simulated checkout is then off', async () => {
     const config = loadConfig({ NODE_ENV: 'test', PAYNL_TOKEN_CODE: TOKEN_CODE, PAYNL_API_TOKEN: API_TOKEN, PAYNL_SERVICE_ID: SERVICE_ID, PAYNL_API_URL: fake.url });
     const providers = await paymentProviders({ db: kit.db, config });
-    expect(providers.current.name).toBe('paynl');
+    expect(providers.current?.name).toBe('paynl');
     expect(providers.simulated).toBeNull();
     expect(providers.byName('simulated')).toBeNull();
   });

@@ -7,73 +7,19 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { createTestDatabase, databaseKinds } from '../../../tests/setup/databases';
-import { openDatabase, type Db } from '../../db/client';
+import { openDatabase } from '../../db/client';
 import { creditLedger, creditPackages, discountCodes, payments, sites, users } from '../../db/schema';
 import { seedDemo } from '../../db/seed';
 import { LocalPhotoStore } from '../photos/store';
 import { balance, spend } from '../credits/ledger';
 import { exportUserData } from '../accounts/data-export';
 import { activeDiscount, TIME_BONUS_MS } from './discounts';
-import { providersOf, type PaymentProviders } from './registry';
-import { applyWebhook, reconcilePayments, refundPayment, settle, startPayment, type PaymentDeps } from './service';
-import { SimulatedProvider, SIMULATED_SIGNATURE_HEADER } from './simulated';
+import { applyWebhook, reconcilePayments, refundPayment, settle } from './service';
 import type { PaymentStatus } from '../../db/schema';
+import { choose, newMember, paymentsWorld, start, webhook, type PaymentsWorld } from '../../../tests/setup/payments';
 
-interface World {
-  db: Db;
-  clock: FakeClock;
-  sim: SimulatedProvider;
-  deps: PaymentDeps;
-  siteId: number;
-  packageId: number;
-  package: typeof creditPackages.$inferSelect;
-}
-
-/** Payments on `db`: the simulated provider with webhooks kept (not sent), so the test delivers them. */
-async function world(db: Db, clock: FakeClock): Promise<World> {
-  const sim = await SimulatedProvider.create({ db, fetch: (async () => new Response(null, { status: 204 })) as typeof fetch });
-  const providers: PaymentProviders = providersOf([sim]);
-  const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
-  const [pkg] = await db.select().from(creditPackages).where(eq(creditPackages.siteId, site!.id)).orderBy(creditPackages.priceCents).limit(1);
-  return { db, clock, sim, deps: { db, clock, providers }, siteId: site!.id, packageId: pkg!.id, package: pkg! };
-}
-
-let serial = 0;
-async function newMember(w: World, signupAgoMs = 10 * 24 * 3600_000): Promise<{ id: number; paid_user: boolean; signup_date: string }> {
-  serial++;
-  const signup = new Date(w.clock.now().getTime() - signupAgoMs);
-  const [row] = await w.db
-    .insert(users)
-    .values({ siteId: w.siteId, email: `pay-${serial}-${Math.random().toString(36).slice(2)}@example.com`, language: 'nl', status: 'active', signupDate: signup })
-    .returning({ id: users.id });
-  return { id: row!.id, paid_user: false, signup_date: signup.toISOString() };
-}
-
-function start(w: World, member: { id: number; paid_user: boolean; signup_date: string }, extra: Partial<Parameters<typeof startPayment>[1]> = {}) {
-  return startPayment(w.deps, {
-    siteId: w.siteId,
-    siteName: 'Test',
-    member,
-    country: 'NL',
-    packageId: w.packageId,
-    method: 'ideal',
-    issuer: 'INGBNL2A',
-    idempotencyKey: `key-${Math.random().toString(36).slice(2)}`,
-    origin: 'http://localhost:4321',
-    ...extra,
-  });
-}
-
-/** The webhook the simulated provider would send for `id`, signed. */
-function webhook(w: World, id: string, signature?: string) {
-  const body = JSON.stringify({ id });
-  const headers = new Headers({ 'content-type': 'application/json', [SIMULATED_SIGNATURE_HEADER]: signature ?? w.sim.sign(body) });
-  return { headers, body, url: new URL('http://localhost/api/payment-webhook.php?provider=simulated') };
-}
-
-async function choose(w: World, id: string, status: PaymentStatus) {
-  await w.sim.choose(id, status);
-}
+type World = PaymentsWorld;
+const world = paymentsWorld;
 
 describe('payments service on PGlite', () => {
   const clock = new FakeClock();
@@ -159,15 +105,29 @@ describe('payments service on PGlite', () => {
     expect(await balance(kit.db, member.id)).toBe(0);
   });
 
-  it('CRD-09 a status never moves backwards: failed stays failed when a later "paid" arrives, paid stays paid', async () => {
+  it('CRD-09 a status never moves backwards: paid stays paid, and a closed payment moves to nothing but paid', async () => {
     const member = await newMember(w);
     const started = await start(w, member);
     if (started.type !== 'ok') throw new Error('not started');
-    expect(await settle(w.deps, started.payment, { status: 'failed', amountCents: started.payment.amountCents, currency: 'EUR' })).toMatchObject({ type: 'applied', status: 'failed' });
-    expect(await settle(w.deps, { ...started.payment }, { status: 'paid', amountCents: started.payment.amountCents, currency: 'EUR' })).toMatchObject({ type: 'unchanged' });
+    const at = (status: PaymentStatus) => ({ status, amountCents: started.payment.amountCents, currency: 'EUR' });
+    expect(await settle(w.deps, started.payment, at('failed'))).toMatchObject({ type: 'applied', status: 'failed', late: false });
+    // A stale copy read while it was pending: settled against what it is now (failed), which only paid moves.
+    expect(await settle(w.deps, { ...started.payment }, at('cancelled'))).toMatchObject({ type: 'unchanged' });
+    expect(await settle(w.deps, { ...started.payment }, at('expired'))).toMatchObject({ type: 'unchanged' });
+    expect(await settle(w.deps, { ...started.payment }, at('pending'))).toMatchObject({ type: 'unchanged' });
+    const [failed] = await kit.db.select().from(payments).where(eq(payments.id, started.payment.id));
+    expect(failed!.status).toBe('failed');
     expect(await balance(kit.db, member.id)).toBe(0);
-    const [row] = await kit.db.select().from(payments).where(eq(payments.id, started.payment.id));
-    expect(row!.status).toBe('failed');
+
+    const paid = await start(w, member);
+    if (paid.type !== 'ok') throw new Error('not started');
+    expect(await settle(w.deps, paid.payment, { status: 'paid', amountCents: paid.payment.amountCents, currency: 'EUR' })).toMatchObject({ type: 'applied', status: 'paid' });
+    for (const status of ['failed', 'cancelled', 'expired', 'pending'] as const) {
+      expect(await settle(w.deps, { ...paid.payment }, { status, amountCents: paid.payment.amountCents, currency: 'EUR' })).toMatchObject({ type: 'unchanged' });
+    }
+    const [row] = await kit.db.select().from(payments).where(eq(payments.id, paid.payment.id));
+    expect(row!.status).toBe('paid');
+    expect(await balance(kit.db, member.id)).toBe(paid.payment.credits);
   });
 
   it('CRD-09 a paid status with another amount than ours is not applied', async () => {

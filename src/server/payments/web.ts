@@ -41,6 +41,8 @@ export function formatRate(basisPoints: number, lang: string): string {
 
 /** HTTP status of a refused start. */
 export function refusalStatus(reason: StartRefusal): number {
+  if (reason === 'payments_unavailable') return 503;
+  if (reason === 'discount_in_use') return 409;
   if (reason === 'package_not_found') return 404;
   if (reason === 'provider_unavailable') return 502;
   if (reason === 'directdebit_limit_reached') return 403;
@@ -50,7 +52,7 @@ export function refusalStatus(reason: StartRefusal): number {
 /** The translation key of a refused start: discount refusals share the API's error texts. */
 export function refusalKey(reason: StartRefusal): string {
   if (reason.startsWith('directdebit_')) return `directdebit:${reason.slice('directdebit_'.length)}`;
-  return reason.startsWith('discount_') ? `errors:${reason}` : `credits:refused_${reason}`;
+  return reason.startsWith('discount_') || reason === 'payments_unavailable' ? `errors:${reason}` : `credits:refused_${reason}`;
 }
 
 /** A fresh idempotency key for a confirm form. */

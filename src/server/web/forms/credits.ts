@@ -8,11 +8,14 @@
 import type { CurrentUser } from '../../members/account';
 import { checkCode } from '../../payments/discounts';
 import { isPaymentMethod } from '../../payments/provider';
-import { findPackage, startPayment } from '../../payments/service';
+import { cancelPayment, findPackage, startPayment } from '../../payments/service';
 import { discountMember, paymentDeps, refusalKey, refusalStatus } from '../../payments/web';
 import { directDebitLimit, mandateForPayment } from '../../directdebit/web';
 import type { RequestContext } from '../../request-context';
 import { invalid, redirect, type SingleActionSpec } from '../form-action';
+import { requestWantsPage } from '../answer-kind';
+import { json } from '../../http/api';
+import { API_ERRORS } from '../../../shared/api-errors';
 
 type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'linkOrigin'>;
 type Member = Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date' | 'profile'>;
@@ -21,6 +24,8 @@ type Member = Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date' | 'profile'>;
 export function creditsChoiceForm(ctx: Ctx, user: Member): SingleActionSpec {
   return {
     handle: async (form) => {
+      const deps = await paymentDeps(ctx);
+      if (!deps.providers.current) return paymentsUnavailable(ctx);
       const fieldErrors: Record<string, string> = {};
       const packageId = Number(form.text('package'));
       const method = form.text('method');
@@ -28,7 +33,6 @@ export function creditsChoiceForm(ctx: Ctx, user: Member): SingleActionSpec {
       const code = form.text('code').trim();
       const pkg = await findPackage(ctx.app.db, ctx.site.settings.id, packageId);
       if (!pkg) fieldErrors.package = ctx.t('credits:refused_package_not_found');
-      const deps = await paymentDeps(ctx);
       const offer = (await deps.providers.current.listMethods(user.profile.country)).find((o) => o.id === method);
       if (!isPaymentMethod(method) || !offer) fieldErrors.method = ctx.t('credits:refused_method_unavailable');
       else if (offer.issuers.length > 0 && !offer.issuers.some((i) => i.id === issuer)) fieldErrors.issuer = ctx.t(issuer ? 'credits:refused_issuer_unknown' : 'credits:refused_issuer_required');
@@ -47,10 +51,11 @@ export function creditsChoiceForm(ctx: Ctx, user: Member): SingleActionSpec {
 }
 
 /** The confirm form of /credits/{id}/{method}: starts the payment. */
-export function creditsPayForm(ctx: Ctx, user: Member, input: { packageId: number; method: string }): SingleActionSpec<undefined> {
+export function creditsPayForm(ctx: Ctx, user: Member, input: { packageId: number; method: string }): SingleActionSpec<{ openPaymentId: number } | undefined> {
   return {
     handle: async (form) => {
       const deps = await paymentDeps(ctx);
+      if (!deps.providers.current) return paymentsUnavailable(ctx);
       // Direct debit (DD-01): the member's own active mandate, looked up here, never taken from the form.
       let mandateReference: string | null = null;
       if (input.method === 'directdebit') {
@@ -74,8 +79,40 @@ export function creditsPayForm(ctx: Ctx, user: Member, input: { packageId: numbe
         mandateReference,
         directDebitLimit: directDebitLimit(ctx),
       });
-      if (result.type === 'error') return invalid(refusalStatus(result.reason), { formError: ctx.t(refusalKey(result.reason)), reason: result.reason });
+      if (result.type === 'error') {
+        return invalid(refusalStatus(result.reason), { formError: ctx.t(refusalKey(result.reason)), reason: result.reason, data: result.openPayment ? { openPaymentId: result.openPayment.id } : undefined });
+      }
       return redirect(result.checkoutUrl ?? `/credits/order/${result.payment.id}`);
+    },
+  };
+}
+
+/** SEC-14: no provider is configured, so nothing can be bought; the form is refused with the reason. */
+function paymentsUnavailable(ctx: Ctx) {
+  return invalid<never>(refusalStatus('payments_unavailable'), { formError: ctx.t(refusalKey('payments_unavailable')), reason: 'payments_unavailable' });
+}
+
+/**
+ * A refused credits form posted by a script (JSON or XHR, not a browser's form post): the API's JSON error
+ * `{ error, message }` for the reasons that are API codes (SEC-14 `payments_unavailable`, SEC-16
+ * `discount_in_use`), instead of the page. Null for a browser, which gets the page with the error.
+ */
+export function refusalForScript(request: Request, result: { status: number; reason?: string; formError: string | null }): Response | null {
+  if (requestWantsPage(request) || !result.reason || !(result.reason in API_ERRORS)) return null;
+  return json({ error: result.reason, message: result.formError ?? result.reason }, { status: result.status });
+}
+
+/**
+ * The cancel button of a pending payment on its order page: our side closes it and frees the one-use
+ * offers it held (SEC-16); should the provider still report it paid, it is credited then (SEC-18).
+ */
+export function cancelPaymentForm(ctx: Ctx, user: Pick<Member, 'id'>, paymentId: number): SingleActionSpec {
+  return {
+    handle: async () => {
+      const result = await cancelPayment({ db: ctx.app.db, clock: ctx.app.clock }, user.id, paymentId);
+      if (result.type === 'not_found') return invalid(404, { formError: ctx.t('credits:refused_invalid_request') });
+      if (result.type === 'not_pending') return invalid(409, { formError: ctx.t('credits:cancel_too_late'), reason: 'not_pending' });
+      return redirect(`/credits/order/${paymentId}`);
     },
   };
 }
