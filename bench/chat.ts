@@ -13,6 +13,11 @@
  * - sustained messages per second: SENDERS members sending at once to receivers on process B, each
  *   message counted when it arrived on its stream;
  * - RSS per open stream: each server's RSS growth over its streams (VmRSS from /proc), divided by them;
+ * - sends between members with BENCH_IN_FLIGHT (4) requests in flight each, for SUSTAIN_SECONDS, before
+ *   the idle streams are opened: one-way (each of the SENDERS members writes to a member who only reads)
+ *   and two-way (the same members in pairs writing to each other at the same time, one of each pair
+ *   through A, the other through B, starting their conversations at once; SEC-15): sends, answers by
+ *   kind, msg/s and the POST's p50/p99, counted on the answer;
  * - the bare NOTIFY round trip: LISTEN on one connection, NOTIFY from another (postgres.js), p50/p99.
  *
  * Goals (issue 10): across processes p99 ≤ 3× the bare NOTIFY round trip; 10,000 open streams per
@@ -42,6 +47,7 @@ const SENDS = Number(process.env.BENCH_SENDS ?? 200);
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 16);
 const SUSTAIN_SECONDS = Number(process.env.BENCH_SUSTAIN_SECONDS ?? 4);
 const NOTIFY_RUNS = Number(process.env.BENCH_NOTIFY_RUNS ?? 500);
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 4);
 /** Streams one client process holds at most (its file descriptors, and a share of the work). */
 const PER_HOLDER = 5_000;
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -302,6 +308,39 @@ async function sustained(via: Server, senders: number[], receivers: Receiver[]):
   return { perSecond: delivered / elapsed, delivered, refused };
 }
 
+interface SendFigures {
+  sends: number;
+  ok: number;
+  serverErrors: number;
+  other: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** Each route (a member writing to another through a server) keeps IN_FLIGHT sends in flight for SUSTAIN_SECONDS; counted on the answer. */
+async function sendsInFlight(routes: Array<{ via: Server; from: number; to: number }>): Promise<SendFigures> {
+  const ms: number[] = [];
+  const statuses: number[] = [];
+  const started = performance.now();
+  const until = started + SUSTAIN_SECONDS * 1000;
+  await Promise.all(
+    routes.flatMap((route) =>
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (performance.now() < until) {
+          const t = performance.now();
+          const status = await post(route.via, tokenOf(route.from), { to: route.to, client_id: `pair-${process.pid}-${++serial}`, body: 'hallo' }).catch(() => 0);
+          ms.push(performance.now() - t);
+          statuses.push(status);
+        }
+      }),
+    ),
+  );
+  const ok = statuses.filter((s) => s >= 200 && s < 300).length;
+  const serverErrors = statuses.filter((s) => s >= 500).length;
+  return { sends: statuses.length, ok, serverErrors, other: statuses.length - ok - serverErrors, perSecond: ok / ((performance.now() - started) / 1000), p50: percentile(ms, 50), p99: percentile(ms, 99) };
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([promise, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
@@ -338,6 +377,8 @@ try {
   await database.db.execute(sql`update users set paid_user = true where id between ${senders[0]!} and ${senders[senders.length - 1]!}`);
   for (const id of senders) await grant(database.db, { memberId: id, amount: 1_000_000, reason: 'bench', reference: `bench:${id}` });
   const receiverIds = await addMembers(database, 8);
+  /** Members who only read: the one-way sends' recipients. */
+  const readers = await addMembers(database, SENDERS);
   const idleA = await addMembers(database, maxLevel);
   const idleB = await addMembers(database, maxLevel);
   await database.db.execute(sql`analyze`);
@@ -354,6 +395,13 @@ try {
   await latencies(a, senders[0]!, onB[0]!, 30);
   await sustained(a, senders, onB);
   const warmRss = { a: rssKb(a.child.pid!), b: rssKb(b.child.pid!) };
+
+  // Sends between members, before the idle streams: half the senders through A, half through B. One-way:
+  // each writes to a reader; two-way: the same senders in pairs (one on A, one on B) write to each other.
+  const half = Math.floor(SENDERS / 2);
+  const viaOf = (i: number) => (i < half ? a : b);
+  const oneWay = await sendsInFlight(senders.map((from, i) => ({ via: viaOf(i), from, to: readers[i]! })));
+  const twoWay = await sendsInFlight(senders.slice(0, 2 * half).map((from, i) => ({ via: viaOf(i), from, to: senders[i < half ? i + half : i - half]! })));
 
   interface Row {
     streams: number;
@@ -415,6 +463,11 @@ try {
   for (const r of results) if (r.failures) console.log(`  ${r.streams}: streams not opened: ${r.failures}`);
   console.log(`  (latencies in ms; msg/s = ${SENDERS} senders at once through A to ${onB.length} receivers on B for ${SUSTAIN_SECONDS} s, counted on arrival; CPU ms/msg = CPU time of A and B together during that load / messages; KB/stream = RSS growth over the warmed-up server / its open streams)`);
   console.log(`  opening the streams took ${results.map((r) => `${r.openSeconds.toFixed(1)} s`).join(', ')}`);
+  console.log(`\nsends between members (before the idle streams): ${SENDERS} senders, ${IN_FLIGHT} in flight each, for ${SUSTAIN_SECONDS} s, half through A, half through B`);
+  console.log(`${'case'.padEnd(26)}${'sends'.padStart(9)}${'2xx'.padStart(9)}${'5xx'.padStart(9)}${'other'.padStart(9)}${'msg/s'.padStart(9)}${'POST p50'.padStart(10)}${'POST p99'.padStart(10)}`);
+  for (const [label, r] of [['one-way (to a reader)', oneWay], ['two-way (pairs, A ↔ B)', twoWay]] as const)
+    console.log(`${label.padEnd(26)}${f(r.sends, 0)}${f(r.ok, 0)}${f(r.serverErrors, 0)}${f(r.other, 0)}${f(r.perSecond, 0)}${f(r.p50, 2).padStart(10)}${f(r.p99, 2).padStart(10)}`);
+  console.log(`  (msg/s = 2xx answers per second; POST latency in ms over every answer; 5xx are failed sends, e.g. deadlocks)`);
   console.log(`\nbare NOTIFY round trip (LISTEN on one connection, NOTIFY from another, ${NOTIFY_RUNS} runs): p50 ${notify.p50.toFixed(2)} ms, p99 ${notify.p99.toFixed(2)} ms`);
   const top = results[results.length - 1]!;
   const ratio = top.cross.p99 / notify.p99;

@@ -14,106 +14,35 @@
  * decided one after another under its row lock, so most of the burst is still waiting then), and every
  * wait is for an event (a line, an exit, an answer), never for time.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { request } from 'node:http';
-import { join } from 'node:path';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitForLine } from '../../bench/process';
 import { openDatabase, type Database } from '../../src/db/client';
 import { creditLedger, messages, users } from '../../src/db/schema';
 import { DEMO_ACCOUNTS } from '../../src/db/seed';
 import { grant } from '../../src/server/credits/ledger';
 import { messageReference } from '../../src/server/chat/send';
+import { call as request, startBuiltServer, stopBuiltServer, type Answer, type BuiltServer } from '../setup/built-server';
 import { createTestDatabase, type TestDatabase } from '../setup/databases';
 
-const root = join(import.meta.dirname, '..', '..');
 const BURST = 100;
 const KILL_AFTER = 25;
 
-interface Server {
-  child: ChildProcess;
-  port: number;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
-
-async function startServer(url: string): Promise<Server> {
-  const child = spawn(process.execPath, [join(root, 'dist', 'server', 'main.mjs')], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url, WEB_CONCURRENCY: '1', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED_PROFILES_PER_SITE: '4', NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-  const address = await waitForLine(child, /serving on (http:\/\/[^\s"]+)/);
-  child.stdout?.resume();
-  return { child, port: Number(new URL(address).port), exited };
-}
-
-interface Answer {
-  status: number;
-  json: any;
-  cookie?: string;
-}
-
-/** One request on its own connection to 127.0.0.1, as site 1 (localhost); rejects when the connection breaks. */
-function call(server: Server, method: string, path: string, body: unknown, session?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const host = `localhost:${server.port}`;
-    const data = JSON.stringify(body);
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        method,
-        path,
-        agent: false,
-        headers: {
-          host,
-          origin: `http://${host}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(data),
-          'x-requested-with': 'XMLHttpRequest',
-          cookie: `lang=en${session ? `; session=${session}` : ''}`,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => {
-          let json: unknown = null;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            // Not JSON: the status says enough.
-          }
-          const cookie = /session=([^;]+)/.exec(([] as string[]).concat(res.headers['set-cookie'] ?? []).join('\n'))?.[1];
-          resolve({ status: res.statusCode ?? 0, json, cookie });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
-}
+/** A JSON request to the API as the member of `session` (none: a visitor). */
+const call = (server: BuiltServer, method: string, path: string, body: unknown, session?: string): Promise<Answer> => request(server, method, path, { json: body, ...(session ? { cookies: { session } } : {}) });
 
 describe('chat sends when the server process is killed mid-burst (PostgreSQL)', () => {
   let database: TestDatabase;
   let db: Database;
-  let server: Server;
+  let server: BuiltServer;
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
-    server = await startServer(database.url);
+    server = await startBuiltServer(database.url);
     db = await openDatabase(database.url, { migrate: false, poolSize: 2 });
   }, 120_000);
 
   afterAll(async () => {
-    if (server?.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
+    await stopBuiltServer(server);
     await db?.close();
     await database?.drop();
   });
@@ -135,7 +64,7 @@ describe('chat sends when the server process is killed mid-burst (PostgreSQL)', 
     let successes = 0;
     const answers = await Promise.all(
       ids.map((clientId, i) =>
-        call(server, 'POST', '/api/chat.php', { to: recipientId, client_id: clientId, body: bodyOf(i) }, login.cookie).then(
+        call(server, 'POST', '/api/chat.php', { to: recipientId, client_id: clientId, body: bodyOf(i) }, login.cookies.session).then(
           (answer) => {
             if (answer.status === 201 || answer.status === 200) {
               successes++;
@@ -155,7 +84,7 @@ describe('chat sends when the server process is killed mid-burst (PostgreSQL)', 
     // A send that did not get through failed with the broken connection, not with a refusal.
     expect(failed.every((f) => f.status === 0)).toBe(true);
 
-    server = await startServer(database.url);
+    server = await startBuiltServer(database.url);
 
     // What the database holds after the crash.
     const check = async () => {
@@ -195,7 +124,7 @@ describe('chat sends when the server process is killed mid-burst (PostgreSQL)', 
     expect(afterCrash.length).toBeLessThan(BURST);
 
     // The client retries what failed, with the same client ids, on the restarted process (at once, too).
-    const retries = await Promise.all(failed.map((f) => call(server, 'POST', '/api/chat.php', { to: recipientId, client_id: f.clientId, body: bodyOf(f.i) }, login.cookie)));
+    const retries = await Promise.all(failed.map((f) => call(server, 'POST', '/api/chat.php', { to: recipientId, client_id: f.clientId, body: bodyOf(f.i) }, login.cookies.session)));
     for (const [k, r] of retries.entries()) {
       const committedBefore = byClientId.get(failed[k]!.clientId);
       // One that had committed before the kill answers its first message again (200), the others are sent now (201).
@@ -203,7 +132,7 @@ describe('chat sends when the server process is killed mid-burst (PostgreSQL)', 
       if (committedBefore) expect(r.json.message.id).toBe(committedBefore.id);
     }
     // A retry of an answered send answers the same message again.
-    const again = await call(server, 'POST', '/api/chat.php', { to: recipientId, client_id: succeeded[0]!.clientId, body: bodyOf(succeeded[0]!.i) }, login.cookie);
+    const again = await call(server, 'POST', '/api/chat.php', { to: recipientId, client_id: succeeded[0]!.clientId, body: bodyOf(succeeded[0]!.i) }, login.cookies.session);
     expect(again.status).toBe(200);
     expect(again.json.message.id).toBe(succeeded[0]!.id);
 

@@ -103,3 +103,15 @@ export async function seededDatabase(options: { clock?: Clock; profilesPerSite?:
     },
   };
 }
+
+/** Runs `work(0)` … `work(count - 1)` with at most `width` of them at a time (a client with `width` requests in flight); answers the results by index. */
+export async function inFlight<T>(count: number, width: number, work: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, count) }, async () => {
+      for (let i = next++; i < count; i = next++) out[i] = await work(i);
+    }),
+  );
+  return out;
+}

@@ -6,18 +6,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
-import { FakeClock } from '../../../tests/setup/kit';
+import { FakeClock, inFlight } from '../../../tests/setup/kit';
 import { openDatabase, type Database, type Db } from '../../db/client';
-import { blocks, creditLedger, messages, profiles, sites, users } from '../../db/schema';
+import { blocks, conversationMembers, conversations, creditLedger, messages, profiles, sites, users } from '../../db/schema';
 import { seedDemo } from '../../db/seed';
 import { balance, grant } from '../credits/ledger';
 import { LocalPhotoStore } from '../photos/store';
 import { InProcessBus, type BusEvents } from '../realtime/bus';
 import { conversationFor, conversationWith, history, listChats, markRead, removeChats, unreadTotal } from './conversations';
-import { sendMessage, type ChatDeps, type ChatPrices, type SendInput } from './send';
+import { sendMessage, type ChatDeps, type ChatPrices, type SendInput, type SendResult } from './send';
 
 const PRICES: ChatPrices = { message_credits: 1, photo_credits: 3, gift_credits: 5, message_length: 200 };
 
@@ -254,4 +254,65 @@ describe.each(await databaseKinds())('chat concurrency on %s', (kind) => {
     expect(results.filter((r) => r.type === 'sent')).toHaveLength(2);
     expect(results.filter((r) => r.type === 'refused' && r.reason === 'conversation_limit')).toHaveLength(4);
   });
+
+  it('SEC-15 two members writing to each other at once (30 messages each, 4 in flight each) never fail: every message sent, charged once, one conversation', async () => {
+    const a = await member(f, { credits: 30, paid: true });
+    const b = await member(f, { credits: 30 });
+    const [fromA, fromB] = await Promise.all([
+      inFlight(30, 4, (i) => sendMessage(f.deps, a.sender, PRICES, text(b.id, `van A ${i}`))),
+      inFlight(30, 4, (i) => sendMessage(f.deps, b.sender, PRICES, text(a.id, `van B ${i}`))),
+    ]);
+    expect([...fromA, ...fromB].filter((r) => r.type !== 'sent')).toEqual([]);
+    expect([...fromA, ...fromB].filter((r) => r.type === 'sent' && r.started)).toHaveLength(1);
+    expect(await balance(f.db, a.id)).toBe(0);
+    expect(await balance(f.db, b.id)).toBe(0);
+    const chat = await conversationWith(f.db, { siteId: f.siteId, userId: a.id }, b.id);
+    expect(await f.db.select({ id: messages.id }).from(messages).where(eq(messages.conversationId, chat!.id))).toHaveLength(60);
+    // Both sides' rows point at the conversation's last message.
+    const [conversation] = await f.db.select({ last: conversations.lastMessageId }).from(conversations).where(eq(conversations.id, chat!.id));
+    const sides = await f.db.select({ last: conversationMembers.lastMessageId }).from(conversationMembers).where(eq(conversationMembers.conversationId, chat!.id));
+    expect(sides.map((s) => s.last)).toEqual([conversation!.last, conversation!.last]);
+  });
+
+  it('SEC-15 two members sending each other their first message at the same moment: both sent, one conversation, started once', async () => {
+    const a = await member(f, { credits: 5, paid: true });
+    const b = await member(f, { credits: 5 });
+    const both = () => Promise.all([sendMessage(f.deps, a.sender, PRICES, text(b.id, 'Hoi B!')), sendMessage(f.deps, b.sender, PRICES, text(a.id, 'Hoi A!'))]);
+    let sends: Promise<SendResult[]>;
+    if (kind === 'postgres') {
+      // Both sends must find no conversation before either has one: the conversation's insert checks its
+      // site's row (a key-share lock), held here until both wait (one at that check, the other behind the
+      // first one's new row in the pair's unique index); let go, the first inserts and the other meets it.
+      let holding!: Promise<SendResult[]>;
+      let waiting: string[] = [];
+      await f.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1 from ${sites} where ${sites.id} = ${f.siteId} for update`);
+        holding = both();
+        holding.catch(() => {}); // awaited below, after the lock is let go
+        waiting = await lockWaiters(f.db, 2);
+      });
+      sends = holding;
+      // Both got as far as starting the conversation (neither waited for the other before reading it).
+      expect(waiting.map((q) => q.slice(0, 27))).toEqual(['insert into "conversations"', 'insert into "conversations"']);
+    } else {
+      // PGlite has one connection: the two transactions take turns, the second finds the first's conversation.
+      sends = both();
+    }
+    const results = await sends;
+    expect(results.map((r) => r.type)).toEqual(['sent', 'sent']);
+    expect(results.filter((r) => r.type === 'sent' && r.started)).toHaveLength(1);
+    const pair = await f.db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.memberLow, Math.min(a.id, b.id)), eq(conversations.memberHigh, Math.max(a.id, b.id))));
+    expect(pair).toHaveLength(1);
+    expect(results.map((r) => (r.type === 'sent' ? r.message.conversationId : 0))).toEqual([pair[0]!.id, pair[0]!.id]);
+    expect(await f.db.select({ userId: conversationMembers.userId }).from(conversationMembers).where(eq(conversationMembers.conversationId, pair[0]!.id))).toHaveLength(2);
+    expect([await balance(f.db, a.id), await balance(f.db, b.id)]).toEqual([4, 4]);
+  });
 });
+
+/** Resolves with the statements of this database's sessions once `count` of them wait for a lock (PostgreSQL). */
+async function lockWaiters(db: Db, count: number): Promise<string[]> {
+  for (;;) {
+    const rows = (await db.execute(sql`select query from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as unknown as Array<{ query: string }>;
+    if (rows.length >= count) return rows.map((r) => r.query);
+  }
+}

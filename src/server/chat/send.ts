@@ -9,8 +9,33 @@
  *   conversation count) are decided one after another.
  * - After the commit the bus carries `chat.message` (ids only) to every process, whose streams read the
  *   row; the recipient is told through `notify` by their preferences.
+ *
+ * Locks (SEC-15, docs/decisions/057-chat-lock-order.md): A → B and B → A run at the same moment (two
+ * members, or a member and the operator answering as a fictional profile), so every row lock the
+ * transaction takes on PostgreSQL is listed here, in the order taken, with what it conflicts with:
+ *
+ *  1. the sender's `users` row, FOR NO KEY UPDATE: waits for the sender's other sends only. It does not
+ *     conflict with the FOR KEY SHARE locks the other direction's inserts take on this row (a message,
+ *     a conversation, its members all reference both users), so B → A never waits for A → B here. It was
+ *     FOR UPDATE, which does conflict: A held A's row and waited for a key-share on B's, B the reverse,
+ *     and PostgreSQL broke the deadlock by failing one of them (a 500).
+ *  2. starting: the `conversations` insert takes key-share locks on both users and the site (compatible
+ *     with step 1 of either side) and the pair's unique index entry. Two first messages at the same
+ *     moment: the second insert waits for the first transaction and, `on conflict do nothing`, writes into
+ *     the conversation that one started (or inserts after all when that one rolled back). Then the two
+ *     `conversation_members` rows (key-share on the conversation and both users).
+ *  3. the ledger's spend: `update users` of the sender's row (FOR NO KEY UPDATE, held since step 1) and
+ *     its `credit_ledger` row (a key-share on the sender's row, our own).
+ *  4. the `messages` insert: key-share on the conversation, the sender's and the recipient's rows.
+ *     Key-share conflicts with no lock another send takes, so it never waits.
+ *  5. the `conversations` row update (last message): FOR NO KEY UPDATE, the first lock the two directions
+ *     share. The second send of the pair waits here, holding only locks the first one never asks for
+ *     (its own user row, key-shares), so the first one finishes and the wait cannot close a circle.
+ *  6. both `conversation_members` rows, in one statement, only ever after step 5: whatever order the
+ *     rows are locked in, the pair's other sends wait at step 5. (Reading and removing a conversation
+ *     lock one of these rows in a statement of its own, holding nothing else.)
  */
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { conversationMembers, conversations, messages, profiles, users, type MessageKind } from '../../db/schema';
 import type { Clock } from '../clock';
@@ -19,6 +44,7 @@ import { FREE_CONVERSATION_LIMIT } from '../credits/premium';
 import type { NotifyEvent } from '../notify/notify';
 import type { EventBus } from '../realtime/bus';
 import { blockedBetween } from '../members/blocks';
+import { conversationsStarted } from './conversations';
 import { isListedTo } from '../members/visibility';
 
 export interface ChatDeps {
@@ -181,22 +207,35 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
   let result: { message: ChatMessage; balance: number };
   try {
     result = await db.transaction(async (tx) => {
-      // One member's sends one after another: the conversation count and the balance are read under this lock.
-      await tx.execute(sql`select 1 from ${users} where ${users.id} = ${sender.userId} for update`);
-      let [conversation] = await tx.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high))).limit(1);
+      // One member's sends one after another: the conversation count and the balance are read under this
+      // lock. NO KEY UPDATE, not UPDATE: the other member's sends to this one key-share this row (step 1 above).
+      await tx.execute(sql`select 1 from ${users} where ${users.id} = ${sender.userId} for no key update`);
+      const pair = and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high));
+      let [conversation] = await tx.select({ id: conversations.id }).from(conversations).where(pair).limit(1);
       if (!conversation) {
-        // Starting: only someone listed to the sender (not invisible), and a free member only twice (CHT-04).
-        if (!(await isListedTo(tx as unknown as Db, { siteId: sender.siteId, userId: sender.userId }, recipient.id))) throw new Refused('member_not_found');
-        if (!sender.paidUser) {
-          const [startedBefore] = await tx.select({ n: count() }).from(conversations).where(eq(conversations.startedBy, sender.userId));
-          if ((startedBefore?.n ?? 0) >= FREE_CONVERSATION_LIMIT) throw new Refused('conversation_limit');
+        // Whoever inserts the pair's row starts the conversation. The other member's first message at the
+        // same moment waits for that row here and then goes into it (started by the one who inserted).
+        const [mine] = await tx
+          .insert(conversations)
+          .values({ siteId: sender.siteId, memberLow: low, memberHigh: high, startedBy: sender.userId, createdAt: now })
+          .onConflictDoNothing({ target: [conversations.memberLow, conversations.memberHigh] })
+          .returning({ id: conversations.id });
+        if (mine) {
+          // Starting: only someone listed to the sender (not invisible), and a free member only twice
+          // (CHT-04; this one counted). A refusal rolls the new row back with everything else.
+          if (!(await isListedTo(tx as unknown as Db, { siteId: sender.siteId, userId: sender.userId }, recipient.id))) throw new Refused('member_not_found');
+          if (!sender.paidUser && (await conversationsStarted(tx as unknown as Db, sender.userId)) > FREE_CONVERSATION_LIMIT) throw new Refused('conversation_limit');
+          await tx.insert(conversationMembers).values([
+            { conversationId: mine.id, userId: sender.userId, otherId: recipient.id },
+            { conversationId: mine.id, userId: recipient.id, otherId: sender.userId },
+          ]);
+          conversation = mine;
+          started = true;
+        } else {
+          // The other member started it a moment ago (committed: this statement sees it).
+          [conversation] = await tx.select({ id: conversations.id }).from(conversations).where(pair).limit(1);
+          if (!conversation) throw new Refused('member_not_found');
         }
-        [conversation] = await tx.insert(conversations).values({ siteId: sender.siteId, memberLow: low, memberHigh: high, startedBy: sender.userId, createdAt: now }).returning({ id: conversations.id });
-        await tx.insert(conversationMembers).values([
-          { conversationId: conversation!.id, userId: sender.userId, otherId: recipient.id },
-          { conversationId: conversation!.id, userId: recipient.id, otherId: sender.userId },
-        ]);
-        started = true;
       }
       const conversationId = conversation!.id;
       let balance: number;
@@ -213,16 +252,20 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
         .values({ conversationId, senderId: sender.userId, recipientId: recipient.id, kind: input.kind, body: input.body, attachment: input.attachment ?? null, clientId: input.clientId, credits: cost, createdAt: now })
         .returning();
       const message = toMessage(row!);
+      // The pair's lock: the other direction's send waits here (step 5 above), before the members' rows.
       await tx.update(conversations).set({ lastMessageId: message.id, lastMessageAt: now }).where(eq(conversations.id, conversationId));
-      // The sender has read their own message; the recipient has one more unread. Both see the conversation again.
+      // Both sides see the conversation again; the sender has read their own message, the recipient has one more unread.
+      const mySide = sql`${conversationMembers.userId} = ${sender.userId}`;
       await tx
         .update(conversationMembers)
-        .set({ lastMessageId: message.id, lastMessageAt: now, removedAt: null, lastReadMessageId: message.id, unread: 0 })
-        .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.userId, sender.userId)));
-      await tx
-        .update(conversationMembers)
-        .set({ lastMessageId: message.id, lastMessageAt: now, removedAt: null, unread: sql`${conversationMembers.unread} + 1` })
-        .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.userId, recipient.id)));
+        .set({
+          lastMessageId: message.id,
+          lastMessageAt: now,
+          removedAt: null,
+          lastReadMessageId: sql`case when ${mySide} then ${message.id} else ${conversationMembers.lastReadMessageId} end`,
+          unread: sql`case when ${mySide} then 0 else ${conversationMembers.unread} + 1 end`,
+        })
+        .where(eq(conversationMembers.conversationId, conversationId));
       return { message, balance };
     });
   } catch (err) {
