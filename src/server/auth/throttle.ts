@@ -124,24 +124,40 @@ export async function pruneThrottle(deps: Deps, olderThanMs = 24 * 3600 * 1000):
 }
 
 /**
- * The keys one login attempt is judged and counted on: an untrusted client on the account (or unknown
- * address) and its IP; a trusted device (valid device cookie for this account) on its own counter only.
+ * The counters one login attempt is judged and counted on: an untrusted client's (the account or
+ * unknown address, and the IP), or a trusted device's (valid device cookie for this account) own
+ * counter alone.
  */
-export type LoginKeys = { trust: 'untrusted'; account: string; ip: string | null } | { trust: 'device'; device: string };
+export interface LoginKeys {
+  trust: 'untrusted' | 'device';
+  /** A block on any of them refuses the attempt; a failure counts on each, in this order. */
+  counters: Allowance[];
+  /** The counter a success starts over: the one of whoever just proved who they are, never an IP's. */
+  clearedBySuccess: string;
+}
 
-const loginKeyList = (keys: LoginKeys): string[] => (keys.trust === 'device' ? [keys.device] : keys.ip ? [keys.account, keys.ip] : [keys.account]);
+/** A browser with a valid device cookie for the account it tries: its own counter (`deviceKey`) only. */
+export function trustedDeviceKeys(device: string): LoginKeys {
+  return { trust: 'device', counters: [{ key: device, rule: DEVICE_RULE }], clearedBySuccess: device };
+}
+
+/** A member's login from an untrusted client: the account (or unknown address) and the IP. */
+export function untrustedMemberKeys(account: string, ip: string | null): LoginKeys {
+  const counters: Allowance[] = [{ key: account, rule: ACCOUNT_RULE }];
+  if (ip) counters.push({ key: ipKey(ip), rule: IP_RULE });
+  return { trust: 'untrusted', counters, clearedBySuccess: account };
+}
 
 /** The block that refuses this login attempt, if any (the longest on its keys). */
 export function loginBlock(deps: Deps, keys: LoginKeys): Promise<Block | null> {
-  return activeBlock(deps, loginKeyList(keys));
+  return activeBlock(deps, keys.counters.map((c) => c.key));
 }
 
 /** Counts a failed login on its keys; returns the block it caused, if any. */
 export async function recordLoginFailure(deps: Deps, keys: LoginKeys): Promise<Block | null> {
-  if (keys.trust === 'device') return (await recordFailure(deps, keys.device, DEVICE_RULE)).block;
-  const account = await recordFailure(deps, keys.account, ACCOUNT_RULE);
-  const ip = keys.ip ? await recordFailure(deps, keys.ip, IP_RULE) : null;
-  return longest([account.block, ip?.block ?? null]);
+  const blocks: Array<Block | null> = [];
+  for (const { key, rule } of keys.counters) blocks.push((await recordFailure(deps, key, rule)).block);
+  return longest(blocks);
 }
 
 function longest(blocks: Array<Block | null>): Block | null {
