@@ -38,6 +38,8 @@ export interface AppContext {
   background: BackgroundTasks;
   /** Signs and checks the device cookies that keep a member's known browsers out of lockouts (SEC-13). */
   devices: DeviceCookies;
+  /** The same for staff accounts' browsers, apart from members' (SEC-17). */
+  staffDevices: DeviceCookies;
   /**
    * Tells this process and the others that something changed (ids only): cache invalidation now, live
    * chat and likes later. In-process for PGlite; PostgreSQL LISTEN/NOTIFY for DATABASE_URL.
@@ -108,6 +110,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     mailer: new Mailer(database.db, log, config.SMTP_URL),
     push,
     devices,
+    staffDevices: devices.forStaff(),
     background: new BackgroundTasks(log),
     bus,
     draining: false,

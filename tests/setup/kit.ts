@@ -60,6 +60,8 @@ export interface SeededDatabase {
   mailer: Mailer;
   /** Device cookies signed with this database's secret (login needs them, SEC-13). */
   devices: DeviceCookies;
+  /** Staff device cookies with the same secret (the staff login needs them, SEC-17). */
+  staffDevices: DeviceCookies;
   /** The site a host selects: 'localhost' → site 1 (default), '127.0.0.1' → site 2. */
   site(host?: string): Promise<Site>;
   close(): Promise<void>;
@@ -96,6 +98,7 @@ export async function seededDatabase(options: { clock?: Clock; profilesPerSite?:
     sites,
     mailer: new Mailer(database.db, createLogger('silent')),
     devices,
+    staffDevices: devices.forStaff(),
     site: (host = 'localhost') => sites.forHost(host),
     close: async () => {
       await database.close();

@@ -9,6 +9,10 @@
  * The cookie proves only that this browser logged in to this account before; it never logs anyone in.
  * The secret is generated once (on the first start of the first process) and kept in `app_secrets`, so
  * every process and every restart recognises the cookies the others issued.
+ *
+ * Staff accounts have device cookies of their own (SEC-17; docs/decisions/058-staff-device-cookies-and-client-counters.md):
+ * `forStaff()` signs `"staff-device|staffId|expires|nonce"` with the same secret, so a member's cookie
+ * never counts for a staff account with the same id (another table) nor the reverse, and they last 90 days.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -20,6 +24,10 @@ import type { Clock } from '../clock';
 export const DEVICE_COOKIE = 'device';
 /** How long a device stays trusted after its last successful login (the cookie's Max-Age too). */
 export const DEVICE_COOKIE_TTL_MS = 365 * 24 * 3600 * 1000;
+/** The staff device cookie (HttpOnly, SameSite=Strict, Path=/admin, Secure behind HTTPS; set by /admin/login). */
+export const STAFF_DEVICE_COOKIE = 'staff_device';
+/** How long a staff member's browser stays known after its last successful login (the cookie's Max-Age too). */
+export const STAFF_DEVICE_COOKIE_TTL_MS = 90 * 24 * 3600 * 1000;
 /** The `app_secrets` key of the HMAC secret. */
 export const DEVICE_SECRET_KEY = 'device_cookie_secret';
 
@@ -28,19 +36,29 @@ const NONCE_BYTES = 16;
 /** Strict shape: decimal ids, base64url nonce (16 bytes) and signature (32 bytes); nothing else is parsed. */
 const SHAPE = /^([1-9]\d{0,11})\.([1-9]\d{0,11})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
+/** Whose accounts a set of cookies is for: its label is signed with every cookie, and how long one lasts. */
+interface DeviceCookieKind {
+  label: 'device' | 'staff-device';
+  ttlMs: number;
+}
+const MEMBER_DEVICES: DeviceCookieKind = { label: 'device', ttlMs: DEVICE_COOKIE_TTL_MS };
+const STAFF_DEVICES: DeviceCookieKind = { label: 'staff-device', ttlMs: STAFF_DEVICE_COOKIE_TTL_MS };
+
 /** A device cookie that passed every check. */
 export interface TrustedDevice {
+  /** The account it was issued for: a member's user id, or a staff id for staff cookies. */
   userId: number;
-  /** Identifies the device's own failure counter (`device:<nonce>`). */
+  /** Identifies the device's own failure counter (`device:<nonce>`, `staff-device:<nonce>`). */
   nonce: string;
   expires: Date;
 }
 
-/** Issues and checks device cookies with the deployment's secret. */
+/** Issues and checks device cookies with the deployment's secret (members' cookies; `forStaff()` for staff). */
 export class DeviceCookies {
   private constructor(
     private readonly secret: Buffer,
     private readonly clock: Clock,
+    private readonly kind: DeviceCookieKind = MEMBER_DEVICES,
   ) {}
 
   /**
@@ -58,9 +76,14 @@ export class DeviceCookies {
     return new DeviceCookies(secret, deps.clock);
   }
 
+  /** The staff accounts' cookies: the same secret, their own label and lifetime. */
+  forStaff(): DeviceCookies {
+    return new DeviceCookies(this.secret, this.clock, STAFF_DEVICES);
+  }
+
   /** A fresh cookie value for a browser that has just logged in to `userId` (new nonce every time). */
   issue(userId: number): string {
-    const expires = Math.floor((this.clock.now().getTime() + DEVICE_COOKIE_TTL_MS) / 1000);
+    const expires = Math.floor((this.clock.now().getTime() + this.kind.ttlMs) / 1000);
     const nonce = randomBytes(NONCE_BYTES).toString('base64url');
     return `${userId}.${expires}.${nonce}.${this.sign(userId, expires, nonce).toString('base64url')}`;
   }
@@ -86,6 +109,6 @@ export class DeviceCookies {
   }
 
   private sign(userId: number, expires: number, nonce: string): Buffer {
-    return createHmac('sha256', this.secret).update(`device|${userId}|${expires}|${nonce}`).digest();
+    return createHmac('sha256', this.secret).update(`${this.kind.label}|${userId}|${expires}|${nonce}`).digest();
   }
 }

@@ -17,7 +17,7 @@ import type { Clock } from '../clock';
 import { burnPasswordCheck, verifyPassword } from './passwords';
 import type { DeviceCookies } from './device-cookie';
 import { createSession, revokeSession, type CreatedSession } from './sessions';
-import { accountKey, clearFailures, deviceKey, ipKey, loginBlock, recordLoginFailure, unknownEmailKey, type LoginKeys } from './throttle';
+import { accountKey, clearFailures, deviceKey, loginBlock, recordLoginFailure, trustedDeviceKeys, unknownEmailKey, untrustedMemberKeys, type LoginKeys } from './throttle';
 
 export const loginSchema = z.object({
   email: z.string().trim().min(3).max(254),
@@ -62,9 +62,7 @@ export async function login(deps: LoginDeps, input: LoginRequest): Promise<Login
     .limit(1);
   // A device cookie counts only for the account it was issued for; a forged, expired or foreign one is ignored.
   const device = user ? deps.devices.verify(input.deviceCookie, user.id) : null;
-  const keys: LoginKeys = device
-    ? { trust: 'device', device: deviceKey(device.nonce) }
-    : { trust: 'untrusted', account: user ? accountKey(user.id) : unknownEmailKey(input.siteId, input.email), ip: input.ip ? ipKey(input.ip) : null };
+  const keys: LoginKeys = device ? trustedDeviceKeys(deviceKey(device.nonce)) : untrustedMemberKeys(user ? accountKey(user.id) : unknownEmailKey(input.siteId, input.email), input.ip ?? null);
 
   // During a block every attempt is refused without looking at the password, and is not counted.
   const block = await loginBlock(deps, keys);
@@ -87,7 +85,7 @@ export async function login(deps: LoginDeps, input: LoginRequest): Promise<Login
   // The counter this attempt was judged on starts over. A trusted device's success says nothing about
   // the untrusted clients, so the account's counter (and any block on it) stays; the IP's counter is
   // never reset by a success (a member's own logins must not launder an address guessing other accounts).
-  await clearFailures(deps, keys.trust === 'device' ? keys.device : keys.account);
+  await clearFailures(deps, keys.clearedBySuccess);
   // Rotate: the session a browser had before logging in is never reused (session fixation).
   if (input.previousSessionId) await revokeSession(deps.db, input.previousSessionId);
   const created = await createSession(deps.db, deps.clock, user.id, { ip: input.ip ?? null, userAgent: input.userAgent ?? null });

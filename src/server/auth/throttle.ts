@@ -9,6 +9,11 @@
  *   docs/decisions/019-device-cookies-against-lockout.md) is judged on this key alone: 5 failures in 15
  *   minutes block that device for 15 minutes, and the account and IP blocks, which bind untrusted
  *   clients, do not apply to it.
+ * - Staff logins (SEC-17; docs/decisions/058-staff-device-cookies-and-client-counters.md), on keys of
+ *   their own: `staff-client:<address>|ip:<ip>` (the address from one client): 5 failures in 15
+ *   minutes block that client for that address; `staff:<address>`: 20 failures in 15 minutes, which
+ *   takes at least three clients, block the address for every new browser; and `ip:<ip>` as above. A
+ *   staff member's known browser is judged on `staff-device:<nonce>` alone, with the device rule.
  *
  * The same counters also limit actions that are not logins (`consumeAllowance`): password-reset
  * requests (docs/decisions/018-password-reset-without-enumeration.md) and complaints (SEC-05), each on
@@ -36,11 +41,25 @@ export const ACCOUNT_RULE: ThrottleRule = { limit: 5, windowMs: 15 * MINUTE, blo
 export const IP_RULE: ThrottleRule = { limit: 30, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
 /** A trusted device's own counter: the account's limits, for that one browser. */
 export const DEVICE_RULE: ThrottleRule = ACCOUNT_RULE;
+/** One client's failures on one staff address: the account's limits, for that client alone. */
+export const STAFF_CLIENT_RULE: ThrottleRule = ACCOUNT_RULE;
+/**
+ * All untrusted failures on one staff address: four times a client's limit. A client is blocked at its
+ * 5th failure and attempts during a block are not counted, so one client adds at most 8 failures to a
+ * window of the address (3 at the end of one of its windows, 5 at the start of the next): neither one
+ * client nor two can block the address for new browsers (decision 058).
+ */
+export const STAFF_ADDRESS_RULE: ThrottleRule = { limit: 4 * STAFF_CLIENT_RULE.limit, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
 
 export const accountKey = (userId: number) => `acct:${userId}`;
 export const unknownEmailKey = (siteId: number, email: string) => `email:${siteId}:${email.trim().toLowerCase()}`;
 export const ipKey = (ip: string) => `ip:${ip}`;
 export const deviceKey = (nonce: string) => `device:${nonce}`;
+/** `address` as the staff login normalised it (trimmed, lower case, at most 254 characters). */
+export const staffAddressKey = (address: string) => `staff:${address}`;
+/** One client, by its IP (`unknown` when the request had none), on one staff address. */
+export const staffClientKey = (address: string, ip: string | null) => `staff-client:${address}|ip:${ip ?? 'unknown'}`;
+export const staffDeviceKey = (nonce: string) => `staff-device:${nonce}`;
 
 export interface Block {
   key: string;
@@ -124,24 +143,54 @@ export async function pruneThrottle(deps: Deps, olderThanMs = 24 * 3600 * 1000):
 }
 
 /**
- * The keys one login attempt is judged and counted on: an untrusted client on the account (or unknown
- * address) and its IP; a trusted device (valid device cookie for this account) on its own counter only.
+ * The counters one login attempt is judged and counted on: an untrusted client's (the account or
+ * address, the IP, for staff also the address from this client), or a trusted device's (valid device
+ * cookie for this account) own counter alone.
  */
-export type LoginKeys = { trust: 'untrusted'; account: string; ip: string | null } | { trust: 'device'; device: string };
+export interface LoginKeys {
+  trust: 'untrusted' | 'device';
+  /** A block on any of them refuses the attempt; a failure counts on each, in this order. */
+  counters: Allowance[];
+  /** The counter a success starts over: the one of whoever just proved who they are, never an IP's. */
+  clearedBySuccess: string;
+}
 
-const loginKeyList = (keys: LoginKeys): string[] => (keys.trust === 'device' ? [keys.device] : keys.ip ? [keys.account, keys.ip] : [keys.account]);
+/** A browser with a valid device cookie for the account it tries: its own counter (`deviceKey`, `staffDeviceKey`) only. */
+export function trustedDeviceKeys(device: string): LoginKeys {
+  return { trust: 'device', counters: [{ key: device, rule: DEVICE_RULE }], clearedBySuccess: device };
+}
+
+/** A member's login from an untrusted client: the account (or unknown address) and the IP. */
+export function untrustedMemberKeys(account: string, ip: string | null): LoginKeys {
+  const counters: Allowance[] = [{ key: account, rule: ACCOUNT_RULE }];
+  if (ip) counters.push({ key: ipKey(ip), rule: IP_RULE });
+  return { trust: 'untrusted', counters, clearedBySuccess: account };
+}
+
+/**
+ * A staff login from an untrusted client: the address from this client, the address from all clients
+ * and the IP. A success clears only this client's counter: the address counter holds other clients' failures.
+ */
+export function untrustedStaffKeys(address: string, ip: string | null): LoginKeys {
+  const client = staffClientKey(address, ip);
+  const counters: Allowance[] = [
+    { key: client, rule: STAFF_CLIENT_RULE },
+    { key: staffAddressKey(address), rule: STAFF_ADDRESS_RULE },
+  ];
+  if (ip) counters.push({ key: ipKey(ip), rule: IP_RULE });
+  return { trust: 'untrusted', counters, clearedBySuccess: client };
+}
 
 /** The block that refuses this login attempt, if any (the longest on its keys). */
 export function loginBlock(deps: Deps, keys: LoginKeys): Promise<Block | null> {
-  return activeBlock(deps, loginKeyList(keys));
+  return activeBlock(deps, keys.counters.map((c) => c.key));
 }
 
 /** Counts a failed login on its keys; returns the block it caused, if any. */
 export async function recordLoginFailure(deps: Deps, keys: LoginKeys): Promise<Block | null> {
-  if (keys.trust === 'device') return (await recordFailure(deps, keys.device, DEVICE_RULE)).block;
-  const account = await recordFailure(deps, keys.account, ACCOUNT_RULE);
-  const ip = keys.ip ? await recordFailure(deps, keys.ip, IP_RULE) : null;
-  return longest([account.block, ip?.block ?? null]);
+  const blocks: Array<Block | null> = [];
+  for (const { key, rule } of keys.counters) blocks.push((await recordFailure(deps, key, rule)).block);
+  return longest(blocks);
 }
 
 function longest(blocks: Array<Block | null>): Block | null {

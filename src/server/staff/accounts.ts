@@ -1,15 +1,19 @@
 /**
  * Staff accounts and their login (OPS-04): e-mail, password (argon2id, the members' rules) and a TOTP
  * code from an authenticator app (otpauth; 30-second steps, one step of clock drift either way, each code
- * good once). Failed logins are throttled like members' (AUTH-03) on their own keys.
+ * good once). Failed logins are throttled on keys of their own, and nobody can lock a staff member out
+ * (SEC-17; docs/decisions/058-staff-device-cookies-and-client-counters.md): a browser that logged in
+ * gets a staff device cookie, and an attempt that presents it is judged on that browser's own counter;
+ * every other attempt on the address from its client, on the address from all clients, and on its IP.
  */
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import type { Db } from '../../db/client';
 import { staff, type StaffRole } from '../../db/schema';
-import { hashPassword, verifyPassword } from '../auth/passwords';
-import { ACCOUNT_RULE, activeBlock, clearFailures, recordFailure } from '../auth/throttle';
+import type { DeviceCookies } from '../auth/device-cookie';
+import { burnPasswordCheck, hashPassword, verifyPassword } from '../auth/passwords';
+import { clearFailures, loginBlock, recordLoginFailure, staffDeviceKey, trustedDeviceKeys, untrustedStaffKeys } from '../auth/throttle';
 import type { Clock } from '../clock';
 import { audit } from './audit';
 
@@ -65,22 +69,43 @@ export async function createStaff(deps: { db: Db }, input: { email: string; name
   return { ...row!, totpSecret };
 }
 
-export type StaffLogin = { type: 'ok'; staff: StaffMember } | { type: 'refused'; reason: 'invalid_credentials' } | { type: 'blocked'; minutes: number };
+export type StaffLogin =
+  /** `deviceCookie`: the staff device cookie this browser keeps from now on (a fresh nonce, its counter empty). */
+  | { type: 'ok'; staff: StaffMember; deviceCookie: string }
+  | { type: 'refused'; reason: 'invalid_credentials' }
+  | { type: 'blocked'; minutes: number };
 
-const staffKey = (email: string) => `staff:${email.trim().toLowerCase()}`;
+/** One staff login attempt: the form, where it comes from and what the browser holds. */
+export interface StaffLoginRequest {
+  email: string;
+  password: string;
+  code: string;
+  ip?: string | null;
+  /** The browser's staff device cookie, as sent (checked here; anything invalid counts as none). */
+  deviceCookie?: string | null;
+}
+
+/** The longest address there is (RFC 5321): a longer one is nobody's, and throttle keys stay short. */
+const MAX_ADDRESS_LENGTH = 254;
 
 /**
- * Password and code, both right, or nothing; which one was wrong is not said. A code is accepted once:
- * its time step must be newer than the last one used (a conditional update, so two logins racing with
- * one code cannot both pass).
+ * Password and code, both right, or nothing; which one was wrong is not said, and a wrong code counts
+ * as a failure like a wrong password. A code is accepted once: its time step must be newer than the
+ * last one used (a conditional update, so two logins racing with one code cannot both pass).
  */
-export async function loginStaff(deps: { db: Db; clock: Clock }, input: { email: string; password: string; code: string }): Promise<StaffLogin> {
-  const key = staffKey(input.email);
-  const block = await activeBlock(deps, [key]);
+export async function loginStaff(deps: { db: Db; clock: Clock; staffDevices: DeviceCookies }, input: StaffLoginRequest): Promise<StaffLogin> {
+  const address = input.email.trim().toLowerCase();
+  const [row] = address.length <= MAX_ADDRESS_LENGTH ? await deps.db.select().from(staff).where(eq(sql`lower(${staff.email})`, address)).limit(1) : [];
+  // A staff device cookie counts only for the staff account it was issued for; a member's never does.
+  const device = row ? deps.staffDevices.verify(input.deviceCookie, row.id) : null;
+  const ip = input.ip || null;
+  const keys = device ? trustedDeviceKeys(staffDeviceKey(device.nonce)) : untrustedStaffKeys(address.slice(0, MAX_ADDRESS_LENGTH), ip);
+  // During a block every attempt is refused without looking at the password, and is not counted.
+  const block = await loginBlock(deps, keys);
   if (block) return { type: 'blocked', minutes: block.minutes };
-  const [row] = await deps.db.select().from(staff).where(eq(sql`lower(${staff.email})`, input.email.trim().toLowerCase())).limit(1);
+
   const now = deps.clock.now();
-  const passwordOk = row ? await verifyPassword(row.passwordHash, input.password) : await hashPassword(input.password).then(() => false);
+  const passwordOk = row ? await verifyPassword(row.passwordHash, input.password) : await burnPasswordCheck(input.password);
   const step = row && passwordOk && row.active ? totpStep(row.totpSecret, input.code.trim(), now) : null;
   let claimed = false;
   if (row && step !== null) {
@@ -91,14 +116,17 @@ export async function loginStaff(deps: { db: Db; clock: Clock }, input: { email:
       .returning({ id: staff.id });
     claimed = updated !== undefined;
   }
+  // What admins read in the audit log: from which client, and whether it was a known browser.
+  const seen = { browser: device ? 'known' : 'new', ip };
   if (!row || !claimed) {
-    const failed = await recordFailure(deps, key, ACCOUNT_RULE);
-    if (row) await audit(deps.db, { staffId: row.id, action: 'staff.login_failed', targetType: 'staff', targetId: row.id }, now);
-    return failed.block ? { type: 'blocked', minutes: failed.block.minutes } : { type: 'refused', reason: 'invalid_credentials' };
+    const blocked = await recordLoginFailure(deps, keys);
+    if (row) await audit(deps.db, { staffId: row.id, action: 'staff.login_failed', targetType: 'staff', targetId: row.id, after: seen }, now);
+    return blocked ? { type: 'blocked', minutes: blocked.minutes } : { type: 'refused', reason: 'invalid_credentials' };
   }
-  await clearFailures(deps, key);
-  await audit(deps.db, { staffId: row.id, action: 'staff.login', targetType: 'staff', targetId: row.id }, now);
-  return { type: 'ok', staff: { id: row.id, email: row.email, name: row.name, role: row.role } };
+  // This client's (or known browser's) counter starts over; the address counter keeps other clients' failures.
+  await clearFailures(deps, keys.clearedBySuccess);
+  await audit(deps.db, { staffId: row.id, action: 'staff.login', targetType: 'staff', targetId: row.id, after: seen }, now);
+  return { type: 'ok', staff: { id: row.id, email: row.email, name: row.name, role: row.role }, deviceCookie: deps.staffDevices.issue(row.id) };
 }
 
 /** A random password for a new staff account (told once, changed by its owner). */
