@@ -89,9 +89,15 @@ export async function swipe(deps: LikeDeps, member: Member, otherId: number, lik
   // The count and the like in one transaction that holds the player's row: two likes sent at the same
   // instant (two tabs, a double tap) take turns, so both cannot see 3 of 4 used and make a fifth.
   // What the like publishes and who it notifies go out after the commit, when the row is there to read.
+  // Two members swiping each other at the same moment (SEC-15, decision 057): the player's row is held
+  // FOR NO KEY UPDATE, which the other's like (a key-share on this row) does not wait for, so they cannot
+  // deadlock; and the pair's own lock makes the second swipe see the first one's like, so the match is
+  // found by one of them instead of neither.
   const after: Array<() => Promise<unknown>> = [];
   const result = await deps.db.transaction(async (tx): Promise<SwipeResult> => {
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, member.userId)).for('update');
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, member.userId)).for('no key update');
+    const [low, high] = member.userId < otherId ? [member.userId, otherId] : [otherId, member.userId];
+    await tx.execute(sql`select pg_advisory_xact_lock(${SWIPE_PAIR_LOCK_SPACE}::int4, hashtext(${`${low}:${high}`}))`);
     const db = tx as unknown as Db;
     const allowance = await swipeAllowance(db, member, deps.clock.now(), timeZone);
     if (allowance.left <= 0) return { type: 'limit', retryAfterSeconds: allowance.resetInSeconds };
@@ -106,6 +112,9 @@ export async function swipe(deps: LikeDeps, member: Member, otherId: number, lik
   for (const task of after) await task();
   return result;
 }
+
+/** The advisory-lock space of swipe pairs (pg_advisory_xact_lock(space, hash of the pair)); any fixed int4. */
+const SWIPE_PAIR_LOCK_SPACE = 0x5357_5031;
 
 /** Hours and minutes of a wait in seconds, rounded up to the minute (for 'come back in 3 h 12 min'). */
 export function hoursMinutes(seconds: number): { hours: number; minutes: number } {
