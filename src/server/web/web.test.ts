@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chooseLanguage } from './locale';
 import { entryWarningApplies, trackingFromCookie, trackingFromQuery, visitorCountry } from './visitor';
 import { safeNext } from './session-cookie';
+import { staffNext } from '../staff/guard';
 import { requestEdge, parseTrustedProxies } from '../http/proxy';
 
 const site = { languages: ['de', 'en', 'nl'] as const, domain_language: 'de' as const };
@@ -87,6 +88,13 @@ describe('redirect targets and secure cookies', () => {
   });
   it('SEC-02 over-long targets are refused', () => {
     expect(safeNext(`/${'a'.repeat(600)}`, '/')).toBe('/');
+  });
+  it('SEC-19 the staff login goes back to a back-office path that passes the same rule, else to /admin', () => {
+    expect(staffNext('/admin/members/7?q=a%20b')).toBe('/admin/members/7?q=a%20b');
+    expect(staffNext('/admin')).toBe('/admin');
+    for (const value of [null, '/admin\r\nX:1', '/admin\nSet-Cookie: x=1', '/admin\u2028', '//evil.example', '/admin/../members', '/members', '/administrator', '/admin/%2F%2Fevil', '/admin/login', '/admin/logout?x=1', 'https://evil.example']) {
+      expect(staffNext(value)).toBe('/admin');
+    }
   });
 });
 
