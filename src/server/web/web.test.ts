@@ -3,6 +3,7 @@ import { chooseLanguage } from './locale';
 import { entryWarningApplies, trackingFromCookie, trackingFromQuery, visitorCountry } from './visitor';
 import { safeNext } from './session-cookie';
 import { staffNext } from '../staff/guard';
+import { parseCursor } from '../members/likes-web';
 import { requestEdge, parseTrustedProxies } from '../http/proxy';
 
 const site = { languages: ['de', 'en', 'nl'] as const, domain_language: 'de' as const };
@@ -130,5 +131,17 @@ describe('proxy trust', () => {
     expect(parseTrustedProxies('10.0.0.0/33')).toBeNull();
     expect(parseTrustedProxies('proxy.internal')).toBeNull();
     expect(parseTrustedProxies('::1, fd00::/8')).not.toBeNull();
+  });
+});
+
+describe('likes cursor', () => {
+  it('SEC-19 a cursor names a calendar date and an id; anything else starts the list at the top', () => {
+    expect(parseCursor('2024-02-29T10:11:12.123456Z_5')).toEqual({ at: '2024-02-29T10:11:12.123456Z', id: 5 });
+    // JavaScript reads 30 February as 1 March; PostgreSQL refuses it, in the middle of the page's stream.
+    expect(parseCursor('2024-02-30T00:00:00Z_5')).toBeNull();
+    expect(parseCursor('2023-02-29T00:00:00Z_5')).toBeNull();
+    expect(parseCursor('2024-01-01T24:00:00Z_5')).toBeNull();
+    expect(parseCursor('2024-01-01T00:00:00Z_2147483648')).toBeNull();
+    expect(parseCursor('2024-01-01T00:00:00Z_0')).toBeNull();
   });
 });
