@@ -9,7 +9,7 @@ import * as OTPAuth from 'otpauth';
 import type { Db } from '../../db/client';
 import { staff, type StaffRole } from '../../db/schema';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { ACCOUNT_RULE, activeBlock, clearFailures, recordFailure } from '../auth/throttle';
+import { ACCOUNT_RULE, clearFailures, takeTry } from '../auth/throttle';
 import type { Clock } from '../clock';
 import { audit } from './audit';
 
@@ -76,8 +76,9 @@ const staffKey = (email: string) => `staff:${email.trim().toLowerCase()}`;
  */
 export async function loginStaff(deps: { db: Db; clock: Clock }, input: { email: string; password: string; code: string }): Promise<StaffLogin> {
   const key = staffKey(input.email);
-  const block = await activeBlock(deps, [key]);
-  if (block) return { type: 'blocked', minutes: block.minutes };
+  // The try is taken before password and code are checked (SEC-19): a burst of logins checks the limit's worth.
+  const taken = await takeTry(deps, key, ACCOUNT_RULE);
+  if (taken.type === 'blocked') return { type: 'blocked', minutes: taken.block.minutes };
   const [row] = await deps.db.select().from(staff).where(eq(sql`lower(${staff.email})`, input.email.trim().toLowerCase())).limit(1);
   const now = deps.clock.now();
   const passwordOk = row ? await verifyPassword(row.passwordHash, input.password) : await hashPassword(input.password).then(() => false);
@@ -92,9 +93,8 @@ export async function loginStaff(deps: { db: Db; clock: Clock }, input: { email:
     claimed = updated !== undefined;
   }
   if (!row || !claimed) {
-    const failed = await recordFailure(deps, key, ACCOUNT_RULE);
     if (row) await audit(deps.db, { staffId: row.id, action: 'staff.login_failed', targetType: 'staff', targetId: row.id }, now);
-    return failed.block ? { type: 'blocked', minutes: failed.block.minutes } : { type: 'refused', reason: 'invalid_credentials' };
+    return taken.try.block ? { type: 'blocked', minutes: taken.try.block.minutes } : { type: 'refused', reason: 'invalid_credentials' };
   }
   await clearFailures(deps, key);
   await audit(deps.db, { staffId: row.id, action: 'staff.login', targetType: 'staff', targetId: row.id }, now);
