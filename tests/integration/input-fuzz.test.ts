@@ -498,6 +498,17 @@ describe.each(await databaseKinds())('SEC-19 staff pages and dev viewers fuzz on
       // The whole fuzz on the route with an id that exists: past the lookup, into the forms.
       await targetJobs(fuzzer, { ...route, path: expandRoute(route.path, (name) => [name === 'name' ? real.photo : realId])[0]! });
     }
+    // The members' own id routes (profiles, chats, likes, landings, orders), as the member, with the same ids.
+    const memberRoutes = pageRoutes().filter((r) => r.path.includes('[id]') && !/^\/(admin|dev)\//.test(r.path));
+    for (const route of memberRoutes) {
+      for (const path of expandRoute(route.path, (name, spread) => (spread ? ['a'] : name === 'id' ? BAD_IDS : ['x']))) {
+        const headers = { cookie: `session=${memberSession}` };
+        jobs.push({ label: 'member id', path, options: { headers: { origin, ...headers, accept: 'text/html' } } });
+        for (const action of [...new Set(route.values)].slice(0, 3)) {
+          jobs.push({ label: 'member id form', path, options: { method: 'POST', headers: { origin, ...headers, ...FORM_POST }, body: urlencoded(fuzzer, { ...fuzzer.plausible, action }, 0) } });
+        }
+      }
+    }
     // The staff login with a session: `next` is where it sends the staff member at once.
     for (const next of BAD_NEXT) {
       fuzzer.add('next', `/admin/login?next=${next}`, { headers: { accept: 'text/html' } });
@@ -513,7 +524,7 @@ describe.each(await databaseKinds())('SEC-19 staff pages and dev viewers fuzz on
     ]);
     failures.push(...(await runJobs(server, logouts, (job) => job.label)));
     const seconds = (Date.now() - started) / 1000;
-    console.info(`SEC-19 fuzz (${kind}): ${jobs.length + logouts.length} requests to ${routes.length} staff and dev routes in ${seconds.toFixed(1)} s`);
+    console.info(`SEC-19 fuzz (${kind}): ${jobs.length + logouts.length} requests to ${routes.length} staff and dev routes and ${memberRoutes.length} member id routes in ${seconds.toFixed(1)} s`);
     expect(jobs.length).toBeGreaterThan(1_000);
     expect(failures).toEqual([]);
   }, 300_000);
