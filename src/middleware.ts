@@ -26,11 +26,16 @@ import { isInputError, scrubError } from './server/http/input-errors';
 /**
  * The safety net of every page (SEC-04, docs/decisions/014): an error is scrubbed of query parameters
  * before Astro logs it (SEC-08), and a database error caused by the input (a NUL byte, an unencodable
- * character, a value out of range) renders the error page with 400 instead of 500.
+ * character, a value out of range) renders the error page with 400 instead of 500. Astro answers its
+ * error page (/500) with 500 whatever the page sets, so the status the page chose (`errorStatus`) is
+ * put on its answer here (SEC-19; decision 059): the 400 used to go out as a 500.
  */
 const safetyNet = defineMiddleware(async ({ locals }, next) => {
   try {
-    return await next();
+    const response = await next();
+    const status = locals.errorStatus;
+    if (response.status !== 500 || status === undefined || status === 500) return response;
+    return new Response(response.body, { status, headers: response.headers });
   } catch (err) {
     scrubError(err);
     if (!isInputError(err)) throw err;

@@ -59,6 +59,11 @@ export interface RequestContext {
    * background (`app.background`, a reset mail) waits for it, so it never competes with the answer.
    */
   responseDone: Promise<void>;
+  /**
+   * The status the error page (500.astro) answers an error with, e.g. 400 for input the database refused.
+   * Astro sends its /500 route as a 500 whatever the page sets, so the outermost middleware applies it.
+   */
+  errorStatus?: number;
 }
 
 /** Thrown by `requireMember` in a page: the middleware answers with a redirect to the login page. */

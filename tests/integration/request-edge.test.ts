@@ -15,6 +15,8 @@ import { startTestServer, type TestServer } from '../setup/server';
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+/** What a browser sends with a form post or a link it follows: it wants a page. */
+const NAVIGATION = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 // PostgreSQL when it is there: it is the database that refuses NUL bytes.
 const KIND = (await databaseKinds()).at(-1)!;
 
@@ -76,7 +78,7 @@ describe(`SEC-03 body limits while streaming (${KIND})`, () => {
   it.each([
     ['a JSON endpoint', '/api/user.php', { ...XHR, 'content-type': 'application/json' }, 'application/json'],
     ['a form page', '/login', FORM, 'text/html'],
-    ['invitation.php as a form', '/api/invitation.php', FORM, 'text/html'],
+    ['invitation.php as a browser form', '/api/invitation.php', { ...FORM, ...NAVIGATION }, 'text/html'],
     ['invitation.php as JSON', '/api/invitation.php', { 'content-type': 'application/json' }, 'application/json'],
   ])('SEC-03 a chunked POST of many MB to %s gets 413 before the body is sent in full', async (_name, path, headers, type) => {
     const rssBefore = process.memoryUsage().rss;
@@ -99,6 +101,41 @@ describe(`SEC-03 body limits while streaming (${KIND})`, () => {
     const declared = await server.request('/api/signup.php', { method: 'POST', headers: { ...XHR, connection: 'close', 'content-length': String(1024 ** 3) }, body: undefined });
     expect(declared.status).toBe(413);
     expect(declared.json().error).toBe('payload_too_large');
+  });
+
+  it.each([
+    ['a fetch() or XMLHttpRequest of a FormData (Accept */*)', { 'content-type': 'multipart/form-data; boundary=x', accept: '*/*' }],
+    ['a multipart post without Accept', { 'content-type': 'multipart/form-data; boundary=x' }],
+  ])('SEC-19 an upload to /api/photos.php over its limit from %s is a JSON 413 (photo_too_large, the upload\'s code)', async (_name, headers) => {
+    const res = await chunkedPost('/api/photos.php', headers, 16 * 1024 * 1024);
+    expect(res.status).toBe(413);
+    expect(res.type).toContain('application/json');
+    expect(JSON.parse(res.body)).toEqual({ error: 'photo_too_large', message: expect.stringMatching(/.+/) });
+    // Declared too large: refused unread, also as JSON. (Connection: close: this client says 11 MB but sends nothing.)
+    const declared = await server.request('/api/photos.php', { method: 'POST', headers: { ...headers, origin, connection: 'close', 'content-length': String(11 * 1024 * 1024) }, body: undefined });
+    expect(declared.status).toBe(413);
+    expect(declared.json().error).toBe('photo_too_large');
+  });
+
+  it('SEC-19 API clients get JSON for every refusal at the edge under /api/, a form too; a browser\'s form post or navigation there still gets the page', async () => {
+    const big = `email=${'x'.repeat(70 * 1024)}`;
+    const script = await server.request('/api/invitation.php', { method: 'POST', headers: { ...FORM, origin, 'x-forwarded-for': nextIp() }, body: big });
+    expect(script.status).toBe(413);
+    expect(script.json()).toEqual({ error: 'payload_too_large', message: expect.stringMatching(/.+/) });
+    const browser = await server.request('/api/invitation.php', { method: 'POST', headers: { ...FORM, ...NAVIGATION, origin, 'x-forwarded-for': nextIp() }, body: big });
+    expect(browser.status).toBe(413);
+    expect(browser.headers['content-type']).toContain('text/html');
+    expect(browser.text).toContain('data-error-page="413"');
+    // A NUL in the URL and a method the app does not serve, from a script's multipart post: JSON as well.
+    const multipart = { 'content-type': 'multipart/form-data; boundary=x', origin, 'x-forwarded-for': nextIp() };
+    const nul = await server.request('/api/photos.php?x=%00', { method: 'POST', headers: multipart, body: '--x--\r\n' });
+    expect([nul.status, nul.json().error]).toEqual([400, 'validation_failed']);
+    const method = await server.request('/api/photos.php', { method: 'PROPFIND', headers: multipart, body: '--x--\r\n' });
+    expect([method.status, method.json().error]).toEqual([405, 'method_not_allowed']);
+    // Outside /api/ a form post is a browser's, as before: the page.
+    const page = await server.request('/login', { method: 'POST', headers: { ...FORM, origin, 'x-forwarded-for': nextIp() }, body: big });
+    expect(page.status).toBe(413);
+    expect(page.text).toContain('data-error-page="413"');
   });
 
   it('SEC-03 a body just under the limit still reaches the endpoint; 64 KB + 1 does not', async () => {

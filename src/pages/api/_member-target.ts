@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { ApiError, readJson, readQuery } from '../../server/http/api';
+import { MAX_ID } from '../../shared/ids';
 
-const MAX_ID = 2_147_483_647;
 
 const bodySchema = z.object({ id: z.number().int().min(1).max(MAX_ID) });
 const querySchema = z.object({ id: z.string().regex(/^[1-9]\d{0,9}$/) });

@@ -10,6 +10,7 @@ import { sendChatPhoto } from '../../server/chat/photos';
 import { messageJson } from '../../server/chat/stream';
 import { readUploadForm } from '../../server/photos/upload';
 import { requireMember } from '../../server/request-context';
+import { MAX_ID } from '../../shared/ids';
 
 const fields = z.object({ to: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number), client_id: z.string().min(1).max(100) });
 
@@ -18,7 +19,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   const read = await readUploadForm(request, 'photo');
   if (read.type === 'error') throw new ApiError(read.reason);
   const parsed = fields.safeParse({ to: read.form.get('to'), client_id: read.form.get('client_id') });
-  if (!parsed.success || parsed.data.to > 2_147_483_647) throw new ApiError('validation_failed');
+  if (!parsed.success || parsed.data.to > MAX_ID) throw new ApiError('validation_failed');
   if (!read.file) throw new ApiError('photo_invalid');
   const result = await sendChatPhoto(
     { ...chatDeps(locals.app, locals), photos: locals.app.photos },

@@ -17,8 +17,8 @@ import { sendMessage } from '../../server/chat/send';
 import { messageJson } from '../../server/chat/stream';
 import { resolveAttachment } from '../../server/chat/attachments';
 import { requireMember } from '../../server/request-context';
+import { MAX_ID } from '../../shared/ids';
 
-const MAX_ID = 2_147_483_647;
 const id = z.string().transform(Number).pipe(z.number().int().min(1).max(MAX_ID));
 const idText = z.string().regex(/^[1-9]\d{0,9}$/).pipe(id);
 const messageIdText = z.string().regex(/^[1-9]\d{0,14}$/).transform(Number);

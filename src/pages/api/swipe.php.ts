@@ -10,8 +10,9 @@ import { siteTimeZone } from '../../server/games/site-time';
 import { likeDeps } from '../../server/members/likes-web';
 import { requireMember } from '../../server/request-context';
 import { refusal } from './_member-target';
+import { MAX_ID } from '../../shared/ids';
 
-const bodySchema = z.object({ id: z.number().int().min(1).max(2_147_483_647), like: z.boolean() });
+const bodySchema = z.object({ id: z.number().int().min(1).max(MAX_ID), like: z.boolean() });
 
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);

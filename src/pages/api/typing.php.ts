@@ -8,8 +8,9 @@ import { chatSignalsOf } from '../../server/accounts/preferences';
 import { ApiError, endpoint, methodNotAllowed, readJson } from '../../server/http/api';
 import { conversationFor } from '../../server/chat/conversations';
 import { requireMember } from '../../server/request-context';
+import { MAX_ID } from '../../shared/ids';
 
-const body = z.object({ conversation: z.number().int().min(1).max(2_147_483_647) }).strict();
+const body = z.object({ conversation: z.number().int().min(1).max(MAX_ID) }).strict();
 
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);

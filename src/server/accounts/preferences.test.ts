@@ -3,12 +3,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { type Database } from '../../db/client';
-import { profiles, users } from '../../db/schema';
+import { loginThrottle, profiles, users } from '../../db/schema';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { createSession, validateSessionToken } from '../auth/sessions';
 import { isListedTo } from '../members/visibility';
 import { InProcessBus } from '../realtime/bus';
-import { changePassword, NOTIFICATION_KEYS, notificationStates, setInvisible, setNotificationPreferences } from './preferences';
+import { changePassword, checkCurrentPassword, NOTIFICATION_KEYS, notificationStates, passwordCheckKey, setInvisible, setNotificationPreferences } from './preferences';
 
 const clock = new FakeClock();
 const PASSWORD = 'current-secret-words';
@@ -103,6 +103,17 @@ describe('password change', () => {
     expect(await change(PASSWORD, 'x'.repeat(2000), 'x'.repeat(2000))).toMatchObject({ reason: 'validation_failed' });
     expect((await row(id)).passwordHash).toBe(hash);
     expect(await validateSessionToken(database.db, clock, other.token, siteId)).not.toBeNull();
+  });
+
+  it('SEC-19 a burst of 20 wrong current passwords at once checks five: each takes its try before the password is checked', async () => {
+    const id = await member();
+    const [me] = await database.db.select({ id: users.id, passwordHash: users.passwordHash }).from(users).where(eq(users.id, id));
+    const results = await Promise.all(Array.from({ length: 20 }, () => checkCurrentPassword(deps(), me!, 'wrong')));
+    expect(results.filter((r) => r.type === 'wrong')).toHaveLength(4);
+    expect(results.filter((r) => r.type === 'blocked')).toHaveLength(16);
+    const [row] = await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, passwordCheckKey(id)));
+    expect(row?.failures).toBe(5);
+    expect(await checkCurrentPassword(deps(), me!, PASSWORD)).toMatchObject({ type: 'blocked' });
   });
 
   it('SET-01 wrong current passwords are throttled per member', async () => {

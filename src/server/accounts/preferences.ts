@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { revokeUserSessions } from '../auth/sessions';
-import { ACCOUNT_RULE, activeBlock, clearFailures, recordFailure } from '../auth/throttle';
+import { ACCOUNT_RULE, clearFailures, takeTry } from '../auth/throttle';
 import type { Clock } from '../clock';
 import type { EventBus } from '../realtime/bus';
 import { checkPassword, type PasswordProblem } from './rules';
@@ -39,17 +39,19 @@ export const passwordCheckKey = (userId: number) => `pwcheck:${userId}`;
 
 export type PasswordCheck = { type: 'ok' } | { type: 'wrong' } | { type: 'blocked'; minutes: number };
 
-/** Verifies a signed-in member's current password, counting wrong ones. */
+/**
+ * Verifies a signed-in member's current password, counting wrong ones: the try is taken before the
+ * password is checked (SEC-19), so a burst of checks checks the limit's worth.
+ */
 export async function checkCurrentPassword(deps: Deps, member: { id: number; passwordHash: string | null }, password: string): Promise<PasswordCheck> {
   const key = passwordCheckKey(member.id);
-  const block = await activeBlock(deps, [key]);
-  if (block) return { type: 'blocked', minutes: block.minutes };
+  const taken = await takeTry(deps, key, ACCOUNT_RULE);
+  if (taken.type === 'blocked') return { type: 'blocked', minutes: taken.block.minutes };
   if (member.passwordHash && password.length > 0 && (await verifyPassword(member.passwordHash, password))) {
     await clearFailures(deps, key);
     return { type: 'ok' };
   }
-  const failure = await recordFailure(deps, key, ACCOUNT_RULE);
-  return failure.block ? { type: 'blocked', minutes: failure.block.minutes } : { type: 'wrong' };
+  return taken.try.block ? { type: 'blocked', minutes: taken.try.block.minutes } : { type: 'wrong' };
 }
 
 export const passwordChangeSchema = z.object({

@@ -17,7 +17,7 @@ import type { Clock } from '../clock';
 import { burnPasswordCheck, verifyPassword } from './passwords';
 import type { DeviceCookies } from './device-cookie';
 import { createSession, revokeSession, type CreatedSession } from './sessions';
-import { accountKey, clearFailures, deviceKey, loginBlock, recordLoginFailure, trustedDeviceKeys, unknownEmailKey, untrustedMemberKeys, type LoginKeys } from './throttle';
+import { accountKey, clearFailures, deviceKey, giveBackTry, loginTriesBlock, takeLoginTries, trustedDeviceKeys, unknownEmailKey, untrustedMemberKeys, type LoginKeys } from './throttle';
 
 export const loginSchema = z.object({
   email: z.string().trim().min(3).max(254),
@@ -64,28 +64,41 @@ export async function login(deps: LoginDeps, input: LoginRequest): Promise<Login
   const device = user ? deps.devices.verify(input.deviceCookie, user.id) : null;
   const keys: LoginKeys = device ? trustedDeviceKeys(deviceKey(device.nonce)) : untrustedMemberKeys(user ? accountKey(user.id) : unknownEmailKey(input.siteId, input.email), input.ip ?? null);
 
-  // During a block every attempt is refused without looking at the password, and is not counted.
-  const block = await loginBlock(deps, keys);
-  if (block) return { type: 'error', reason: 'too_many_attempts', minutes: block.minutes };
+  // The attempt takes its try on each key before the password is checked (SEC-19): during a block it is
+  // refused without looking at the password and is not counted, and however many attempts race, a key's
+  // limit of them are checked. A wrong password leaves the tries counted as failures.
+  const taken = await takeLoginTries(deps, keys);
+  if (taken.type === 'blocked') return { type: 'error', reason: 'too_many_attempts', minutes: taken.block.minutes };
+  const giveBack = async () => {
+    for (const t of taken.tries) await giveBackTry(deps, t);
+  };
 
   const passwordOk = user?.passwordHash ? await verifyPassword(user.passwordHash, input.password) : await burnPasswordCheck(input.password);
   const now = deps.clock.now().getTime();
   if (passwordOk && user?.status === 'deleted') {
     // Within the grace period the owner learns the account can still be reactivated; after it, the
     // account is final and answers like any unknown login (and counts as a failure).
-    if (user.deletedAt && now - user.deletedAt.getTime() < DELETE_GRACE_MS) return { type: 'error', reason: 'account_deletion_pending' };
+    if (user.deletedAt && now - user.deletedAt.getTime() < DELETE_GRACE_MS) {
+      await giveBack();
+      return { type: 'error', reason: 'account_deletion_pending' };
+    }
   }
-  if (passwordOk && user?.status === 'banned') return { type: 'error', reason: 'account_banned' };
+  if (passwordOk && user?.status === 'banned') {
+    await giveBack();
+    return { type: 'error', reason: 'account_banned' };
+  }
   if (!passwordOk || !user || user.status === 'deleted') {
-    const blocked = await recordLoginFailure(deps, keys);
+    const blocked = loginTriesBlock(taken.tries);
     if (blocked) return { type: 'error', reason: 'too_many_attempts', minutes: blocked.minutes };
     return { type: 'error', reason: 'invalid_credentials' };
   }
 
   // The counter this attempt was judged on starts over. A trusted device's success says nothing about
   // the untrusted clients, so the account's counter (and any block on it) stays; the IP's counter is
-  // never reset by a success (a member's own logins must not launder an address guessing other accounts).
+  // never reset by a success (a member's own logins must not launder an address guessing other accounts),
+  // but this attempt's try on it is given back: a right password is no failure.
   await clearFailures(deps, keys.clearedBySuccess);
+  for (const t of taken.tries) if (t.key !== keys.clearedBySuccess) await giveBackTry(deps, t);
   // Rotate: the session a browser had before logging in is never reused (session fixation).
   if (input.previousSessionId) await revokeSession(deps.db, input.previousSessionId);
   const created = await createSession(deps.db, deps.clock, user.id, { ip: input.ip ?? null, userAgent: input.userAgent ?? null });

@@ -1,14 +1,15 @@
 /** Login throttling (AUTH-03) and the deleted-account login answer (DEL-01) against a real database. */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
-import { type Database } from '../../db/client';
+import { openDatabase, type Database } from '../../db/client';
+import { createTestDatabase, databaseKinds } from '../../../tests/setup/databases';
 import { loginThrottle, sessions, users } from '../../db/schema';
 import { DEMO_ACCOUNTS } from '../../db/seed';
 import { DELETE_GRACE_MS } from '../accounts/deletion';
 import { DeviceCookies } from './device-cookie';
 import { login } from './login';
-import { accountKey, ACCOUNT_RULE, activeBlock, clearFailures, ipKey, IP_RULE, minutesLeft, pruneThrottle, recordFailure, unknownEmailKey } from './throttle';
+import { accountKey, ACCOUNT_RULE, activeBlock, clearFailures, giveBackTry, ipKey, IP_RULE, minutesLeft, pruneThrottle, recordFailure, takeTry, unknownEmailKey, type Try } from './throttle';
 
 const MINUTE = 60_000;
 let kit: SeededDatabase;
@@ -91,6 +92,31 @@ describe('throttle counters', () => {
   });
 });
 
+describe.each(await databaseKinds())('tries taken before the check on %s', (kind) => {
+  it('SEC-19 20 tries racing on one key: the limit\'s worth are taken (the last starts the block), the rest refused uncounted; giving back the last lifts its block', async () => {
+    const test = await createTestDatabase(kind);
+    const own = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
+    try {
+      const on = { db: own.db, clock };
+      const rule = { limit: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
+      const results = await Promise.all(Array.from({ length: 20 }, () => takeTry(on, 'burst', rule)));
+      const taken = results.flatMap((r) => (r.type === 'taken' ? [r.try] : []));
+      expect(taken).toHaveLength(5);
+      expect(results.filter((r) => r.type === 'blocked' && r.block.minutes === 15)).toHaveLength(15);
+      const starter = taken.filter((t) => t.block !== null);
+      expect(starter).toHaveLength(1);
+      const row = async () => (await own.db.select().from(loginThrottle).where(eq(loginThrottle.key, 'burst')))[0]!;
+      expect((await row()).failures).toBe(5);
+      await giveBackTry(on, starter[0] as Try);
+      expect([(await row()).failures, (await row()).blockedUntil]).toEqual([4, null]);
+      expect((await takeTry(on, 'burst', rule)).type).toBe('taken');
+    } finally {
+      await own.close();
+      await test.drop();
+    }
+  });
+});
+
 describe('login throttling', () => {
   it('AUTH-03 five wrong passwords block the account for 15 minutes; the fifth answer says so', async () => {
     for (let i = 0; i < 4; i++) expect(await attempt('wrong')).toEqual({ type: 'error', reason: 'invalid_credentials' });
@@ -150,6 +176,29 @@ describe('login throttling', () => {
     expect(otherSite).toBeDefined();
     const r = await login(deps(), { email: DEMO_ACCOUNTS.free.email, password: DEMO_ACCOUNTS.free.password, siteId: otherSite!.siteId, ip: '198.51.100.9' });
     expect(r.type).toBe('ok');
+  });
+
+  it('SEC-19 a burst of 20 wrong passwords at once checks five: each attempt takes its try before the password is checked', async () => {
+    const ips = Array.from({ length: 20 }, (_, i) => `198.51.100.${100 + i}`);
+    const results = await Promise.all(ips.map((ip) => attempt('wrong', ip)));
+    // Four were checked and wrong, the fifth was checked and started the block; fifteen were refused unchecked.
+    expect(results.filter((r) => r.type === 'error' && r.reason === 'invalid_credentials')).toHaveLength(4);
+    expect(results.filter((r) => r.type === 'error' && r.reason === 'too_many_attempts')).toHaveLength(16);
+    const [row] = await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, accountKey(freeId)));
+    expect(row?.failures).toBe(5);
+    // Only the five checked attempts counted on their addresses.
+    const counted = await database.db.select().from(loginThrottle).where(inArray(loginThrottle.key, ips.map(ipKey)));
+    expect(counted.map((r) => r.failures)).toEqual([1, 1, 1, 1, 1]);
+    expect(await attempt(DEMO_ACCOUNTS.free.password, '198.51.100.99')).toMatchObject({ reason: 'too_many_attempts', minutes: 15 });
+  });
+
+  it('SEC-19 a right password does not count on its address, even when its try reached the address\'s limit', async () => {
+    const ip = '192.0.2.40';
+    for (let i = 0; i < IP_RULE.limit - 1; i++) await attempt('wrong', ip, `nobody-${i}@example.com`);
+    expect(await attempt(DEMO_ACCOUNTS.free.password, ip)).toMatchObject({ type: 'ok' });
+    const [row] = await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, ipKey(ip)));
+    expect([row?.failures, row?.blockedUntil]).toEqual([IP_RULE.limit - 1, null]);
+    expect(await attempt('wrong', ip, 'nobody-last@example.com')).toEqual({ type: 'error', reason: 'too_many_attempts', minutes: 15 });
   });
 
   it('AUTH-03 without an IP only the account is counted', async () => {

@@ -21,7 +21,10 @@
  *
  * A block never grows: attempts during a block are refused before any password check and are not
  * counted, and a failure that races past the limit keeps the block that is already running. Every
- * failure is counted by one conditional upsert, so concurrent failures are never lost.
+ * failure is counted by one conditional upsert, so concurrent failures are never lost. A check of a
+ * secret (a login, a staff login, the current password) takes its try before the secret is checked
+ * (`takeTry`, SEC-19): however many attempts race, a key's limit of them are checked; a right secret
+ * clears the key or gives its try back.
  */
 import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -90,13 +93,8 @@ export async function activeBlock(deps: Deps, keys: string[]): Promise<Block | n
   return longest;
 }
 
-/**
- * Counts one failure on `key` in a single statement (insert, or update the row in place): a window
- * older than `rule.windowMs` or a block that has ended starts over at 1; reaching the limit starts a
- * block of `rule.blockMs`; a block already running is kept as it is. Returns the block when the key is
- * blocked after this failure.
- */
-export async function recordFailure(deps: Deps, key: string, rule: ThrottleRule): Promise<{ failures: number; block: Block | null }> {
+/** The counting statement shared by {@link recordFailure} and {@link takeTry}; `duringBlock` says whether it counts while a block runs. */
+async function countOne(deps: Deps, key: string, rule: ThrottleRule, duringBlock: boolean): Promise<{ failures: number; until: Date | null; blockEnd: Date } | null> {
   const now = deps.clock.now();
   const nowSql = sql`${now.toISOString()}::timestamptz`;
   const windowFloor = sql`${new Date(now.getTime() - rule.windowMs).toISOString()}::timestamptz`;
@@ -120,10 +118,64 @@ export async function recordFailure(deps: Deps, key: string, rule: ThrottleRule)
         windowStart: sql`(case when ${startsOver} then ${nowSql} else ${old.windowStart} end)`,
         blockedUntil: sql`(case when ${old.blockedUntil} > ${nowSql} then ${old.blockedUntil} when ${failures} >= ${rule.limit} then ${blockEndSql} else null end)`,
       },
+      ...(duringBlock ? {} : { setWhere: sql`(${old.blockedUntil} is null or ${old.blockedUntil} <= ${nowSql})` }),
     })
     .returning({ failures: loginThrottle.failures, until: loginThrottle.blockedUntil });
+  return row ? { failures: row.failures, until: row.until, blockEnd } : null;
+}
+
+/**
+ * Counts one failure on `key` in a single statement (insert, or update the row in place): a window
+ * older than `rule.windowMs` or a block that has ended starts over at 1; reaching the limit starts a
+ * block of `rule.blockMs`; a block already running is kept as it is. Returns the block when the key is
+ * blocked after this failure.
+ */
+export async function recordFailure(deps: Deps, key: string, rule: ThrottleRule): Promise<{ failures: number; block: Block | null }> {
+  const now = deps.clock.now();
+  const row = await countOne(deps, key, rule, true);
   const until = row?.until && row.until.getTime() > now.getTime() ? row.until : null;
   return { failures: row?.failures ?? 1, block: until ? { key, until, minutes: minutesLeft(until, now) } : null };
+}
+
+/** One try taken on a key before its secret was checked: counted as a failure unless given back. */
+export interface Try {
+  key: string;
+  /** The block this try started by reaching the limit (it was still checked), or null. */
+  block: Block | null;
+}
+
+/**
+ * Takes one try on `key` before the secret it guards is checked (SEC-19; decision 059): the same single
+ * statement as a failure, but it counts only while no block runs on the key, so however many attempts
+ * race, at most `rule.limit` of them are checked per window. The try that reaches the limit starts the
+ * block and is still checked. The try stays counted as a failure unless it is given back
+ * ({@link giveBackTry}) or the key is cleared ({@link clearFailures}) because the secret was right.
+ * Returns the try, or the block that refuses it (nothing counted).
+ */
+export async function takeTry(deps: Deps, key: string, rule: ThrottleRule): Promise<{ type: 'taken'; try: Try } | { type: 'blocked'; block: Block }> {
+  const now = deps.clock.now();
+  const row = await countOne(deps, key, rule, false);
+  if (!row) {
+    const running = await activeBlock(deps, [key]);
+    // (A block that ended between the two statements: refused all the same, for the shortest while.)
+    return { type: 'blocked', block: running ?? { key, until: now, minutes: 1 } };
+  }
+  const started = row.until !== null && row.until.getTime() === row.blockEnd.getTime();
+  return { type: 'taken', try: { key, block: started ? { key, until: row.blockEnd, minutes: minutesLeft(row.blockEnd, now) } : null } };
+}
+
+/**
+ * Gives a try back when its secret was right but the key is not cleared by a success (a login's address):
+ * one failure less, and the block it started, if any, lifted (no other try was counted during it).
+ */
+export async function giveBackTry(deps: Pick<Deps, 'db'>, taken: Try): Promise<void> {
+  await deps.db
+    .update(loginThrottle)
+    .set({
+      failures: sql`greatest(${loginThrottle.failures} - 1, 0)`,
+      ...(taken.block ? { blockedUntil: sql`(case when ${loginThrottle.blockedUntil} = ${taken.block.until.toISOString()}::timestamptz then null else ${loginThrottle.blockedUntil} end)` } : {}),
+    })
+    .where(eq(loginThrottle.key, taken.key));
 }
 
 /** Forgets the failures of `key` (a successful login, a completed password reset). */
@@ -186,11 +238,30 @@ export function loginBlock(deps: Deps, keys: LoginKeys): Promise<Block | null> {
   return activeBlock(deps, keys.counters.map((c) => c.key));
 }
 
-/** Counts a failed login on its keys; returns the block it caused, if any. */
-export async function recordLoginFailure(deps: Deps, keys: LoginKeys): Promise<Block | null> {
-  const blocks: Array<Block | null> = [];
-  for (const { key, rule } of keys.counters) blocks.push((await recordFailure(deps, key, rule)).block);
-  return longest(blocks);
+/** A login attempt's tries, one per key, or the block that refuses it (the longest on its keys; nothing counted). */
+export type LoginTries = { type: 'taken'; tries: Try[] } | { type: 'blocked'; block: Block };
+
+/**
+ * Takes a login attempt's try on each of its keys before the password is checked (SEC-19): refused,
+ * counting nothing, while any of them is blocked. A wrong password leaves the tries counted as failures.
+ */
+export async function takeLoginTries(deps: Deps, keys: LoginKeys): Promise<LoginTries> {
+  const tries: Try[] = [];
+  for (const { key, rule } of keys.counters) {
+    const taken = await takeTry(deps, key, rule);
+    if (taken.type === 'taken') {
+      tries.push(taken.try);
+      continue;
+    }
+    for (const t of tries) await giveBackTry(deps, t);
+    return { type: 'blocked', block: (await loginBlock(deps, keys)) ?? taken.block };
+  }
+  return { type: 'taken', tries };
+}
+
+/** The longest block the tries of a failed login started, if any. */
+export function loginTriesBlock(tries: Try[]): Block | null {
+  return longest(tries.map((t) => t.block));
 }
 
 function longest(blocks: Array<Block | null>): Block | null {

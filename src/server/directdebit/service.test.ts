@@ -122,4 +122,55 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
       await test.drop();
     }
   }, 120_000);
+
+  it('SEC-19 a burst of 20 wrong codes at once compares three of them: the attempt is counted before the comparison, so the right code after them is refused', async () => {
+    const test = await createTestDatabase(kind);
+    const database = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
+    const clock = new FakeClock();
+    try {
+      const db = database.db;
+      await seedDemo({ db, photos: new LocalPhotoStore(await mkdtemp(`${tmpdir()}/dd-`)), clock, profilesPerSite: 0 });
+      const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
+      const sms = new CapturedSms();
+      const deps: DirectDebitDeps = { db, clock, sms };
+      const m = await member(db, site!.id);
+      expect((await submitDetails(deps, { siteId: site!.id, memberId: m, country: 'NL', form: form('0622222222'), smsText })).type).toBe('sent');
+      const right = sms.lastCode();
+      const wrongs = Array.from({ length: 20 }, (_, i) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0'));
+      const results = await Promise.all(wrongs.map((code) => confirmCode(deps, { memberId: m, code })));
+      // Compared: the two wrong codes told how many tries are left, and the third, which blocked. The other
+      // 17 found the member blocked before any comparison.
+      const compared = results.filter((r) => r.type === 'wrong' || (r.type === 'blocked' && r.now));
+      expect(compared).toHaveLength(3);
+      expect(results.filter((r) => r.type === 'wrong').map((r) => (r.type === 'wrong' ? r.attemptsLeft : 0)).sort()).toEqual([1, 2]);
+      expect(results.filter((r) => r.type === 'blocked' && !r.now)).toHaveLength(17);
+      const [state] = await db.select().from(directDebitAccounts).where(eq(directDebitAccounts.userId, m));
+      expect(state!.wrongCodes).toBe(3);
+      expect(state!.blockedAt).not.toBeNull();
+      expect(await confirmCode(deps, { memberId: m, code: right })).toEqual({ type: 'blocked', now: false });
+      expect((await db.select({ status: directDebitMandates.status }).from(directDebitMandates).where(eq(directDebitMandates.userId, m))).map((r) => r.status)).toEqual(['abandoned']);
+
+      // Two wrong codes, then the right one among a burst of wrong ones: three comparisons at most, and the
+      // right code confirms when it is among them; the count starts over.
+      const n = await member(db, site!.id);
+      await submitDetails(deps, { siteId: site!.id, memberId: n, country: 'NL', form: form('0622222223'), smsText });
+      const code = sms.lastCode();
+      const other = code === '000000' ? '111111' : '000000';
+      expect(await confirmCode(deps, { memberId: n, code: other })).toEqual({ type: 'wrong', attemptsLeft: 2 });
+      const mixed = await Promise.all([confirmCode(deps, { memberId: n, code }), ...Array.from({ length: 5 }, () => confirmCode(deps, { memberId: n, code: other }))]);
+      const [after] = await db.select().from(directDebitAccounts).where(eq(directDebitAccounts.userId, n));
+      if (mixed[0]!.type === 'confirmed') {
+        // The wrong codes that came after it met a used code: not compared, not counted.
+        expect(after!.blockedAt).toBeNull();
+        expect(after!.wrongCodes).toBe(0);
+      } else {
+        expect(mixed[0]).toEqual({ type: 'blocked', now: false });
+        expect(after!.wrongCodes).toBe(3);
+      }
+      expect(mixed.filter((r) => r.type === 'wrong' || (r.type === 'blocked' && r.now) || r.type === 'confirmed').length).toBeLessThanOrEqual(2);
+    } finally {
+      await database.close();
+      await test.drop();
+    }
+  }, 120_000);
 });

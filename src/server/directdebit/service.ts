@@ -3,14 +3,18 @@
  * - `submitDetails`: the form checked (validate.ts), a blocked IBAN or mobile number refused, the SMS
  *   rate limits taken (throttle.ts: per member and per number), then a pending mandate with its reference
  *   and a code sent by SMS. Only the code's keyed hash is stored; it expires after 10 minutes.
- * - `confirmCode`: the newest code of the member's pending mandate, used once. A wrong code counts on
- *   the member; the third in a row makes the account 'blocked for direct debit' (SPEC §4). A right one
- *   makes the mandate the member's active one (an older active one is replaced).
+ * - `confirmCode`: the newest code of the member's pending mandate, used once. Every comparison is an
+ *   attempt counted on the member before the code is compared, in one conditional statement that holds
+ *   the member's row until the attempt is decided (SEC-19: a burst of checks compares three codes, not
+ *   all of them); the third wrong one in a row makes the account 'blocked for direct debit' (SPEC §4).
+ *   A right one makes the mandate the member's active one (an older active one is replaced) and the
+ *   count starts over.
  */
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gte, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { appSecrets, directDebitAccounts, directDebitBlocklist, directDebitCodes, directDebitMandates } from '../../db/schema';
+import type { DbTransaction } from '../credits/ledger';
 import { consumeAllowance, type ThrottleRule } from '../auth/throttle';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
@@ -197,59 +201,78 @@ export async function confirmCode(deps: Pick<DirectDebitDeps, 'db' | 'clock'>, i
   if (!pending) return { type: 'no_code' };
   const [code] = await db.select().from(directDebitCodes).where(eq(directDebitCodes.mandateId, pending.mandate.id)).orderBy(desc(directDebitCodes.id)).limit(1);
   if (!code) return { type: 'no_code' };
+  // What cannot be right is answered without an attempt: a malformed code, a used or expired one.
   if (normaliseCode(input.code) === null) return { type: 'malformed' };
   const now = clock.now();
-  const check = checkCode(await codeSecret(db), code, input.code, now);
-  if (check === 'used') return { type: 'no_code' };
-  if (check === 'expired') return { type: 'expired' };
-  if (check === 'wrong') {
-    const wrong = await countWrongCode(db, input.memberId, now);
-    if (wrong >= MAX_WRONG_CODES) {
-      await db.update(directDebitMandates).set({ status: 'abandoned' }).where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'pending')));
+  if (code.usedAt) return { type: 'no_code' };
+  if (code.expiresAt.getTime() <= now.getTime()) return { type: 'expired' };
+  const secret = await codeSecret(db);
+  return db.transaction(async (tx): Promise<ConfirmResult> => {
+    // The attempt is counted before the code is compared (SEC-19), and the member's row stays locked until
+    // this attempt is decided: however many checks race, at most MAX_WRONG_CODES codes are compared.
+    const attempt = await takeAttempt(tx, input.memberId, now);
+    if (attempt === null) return { type: 'blocked', now: false };
+    // The code as it is now (a check that waited for the lock may find it used by the one before it).
+    const [current] = await tx.select().from(directDebitCodes).where(eq(directDebitCodes.id, code.id)).limit(1);
+    const check = current ? checkCode(secret, current, input.code, now) : 'used';
+    if (check === 'used' || check === 'expired') {
+      await giveBackAttempt(tx, input.memberId, now);
+      return check === 'used' ? { type: 'no_code' } : { type: 'expired' };
+    }
+    if (check === 'wrong') {
+      if (attempt < MAX_WRONG_CODES) return { type: 'wrong', attemptsLeft: MAX_WRONG_CODES - attempt };
+      await tx
+        .update(directDebitAccounts)
+        .set({ blockedAt: now, blockedReason: 'wrong_codes', updatedAt: now })
+        .where(and(eq(directDebitAccounts.userId, input.memberId), isNull(directDebitAccounts.blockedAt)));
+      await tx.update(directDebitMandates).set({ status: 'abandoned' }).where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'pending')));
       return { type: 'blocked', now: true };
     }
-    return { type: 'wrong', attemptsLeft: MAX_WRONG_CODES - wrong };
-  }
-  const confirmed = await db.transaction(async (tx) => {
     // Single use: only the first of two racing confirmations takes the code.
     const [taken] = await tx
       .update(directDebitCodes)
       .set({ usedAt: now })
       .where(and(eq(directDebitCodes.id, code.id), isNull(directDebitCodes.usedAt), gte(directDebitCodes.expiresAt, now)))
       .returning({ id: directDebitCodes.id });
-    if (!taken) return null;
+    if (!taken) {
+      await giveBackAttempt(tx, input.memberId, now);
+      return { type: 'no_code' };
+    }
     await tx.update(directDebitMandates).set({ status: 'replaced' }).where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'active'), ne(directDebitMandates.id, pending.mandate.id)));
     const [mandate] = await tx
       .update(directDebitMandates)
       .set({ status: 'active', confirmedAt: now })
       .where(and(eq(directDebitMandates.id, pending.mandate.id), eq(directDebitMandates.status, 'pending')))
       .returning();
-    if (!mandate) return null;
+    // The right code: the wrong ones before it stop counting.
     await tx.update(directDebitAccounts).set({ wrongCodes: 0, updatedAt: now }).where(eq(directDebitAccounts.userId, input.memberId));
-    return mandate;
+    return mandate ? { type: 'confirmed', mandate } : { type: 'no_code' };
   });
-  return confirmed ? { type: 'confirmed', mandate: confirmed } : { type: 'no_code' };
 }
 
 /**
- * One wrong code, counted in one statement; the count that reaches MAX_WRONG_CODES blocks the member
- * for direct debit. Answers the count after this one.
+ * One attempt at a code, taken in one conditional statement before the code is compared: counted only
+ * while the member has attempts left and is not blocked. Answers the count with this attempt, or null
+ * when none is left. Within a transaction the member's row stays locked until it ends, so the next check
+ * waits for this one's outcome.
  */
-async function countWrongCode(db: Db, userId: number, now: Date): Promise<number> {
-  const nowSql = sql`${now.toISOString()}::timestamptz`;
-  const next = sql`("direct_debit_accounts"."wrong_codes" + 1)`;
-  const [row] = await db
+async function takeAttempt(tx: DbTransaction, userId: number, now: Date): Promise<number | null> {
+  const [row] = await tx
     .insert(directDebitAccounts)
-    .values({ userId, wrongCodes: 1, blockedAt: MAX_WRONG_CODES <= 1 ? now : null, blockedReason: MAX_WRONG_CODES <= 1 ? 'wrong_codes' : null, updatedAt: now })
+    .values({ userId, wrongCodes: 1, updatedAt: now })
     .onConflictDoUpdate({
       target: directDebitAccounts.userId,
-      set: {
-        wrongCodes: next,
-        blockedAt: sql`coalesce("direct_debit_accounts"."blocked_at", case when ${next} >= ${MAX_WRONG_CODES} then ${nowSql} end)`,
-        blockedReason: sql`coalesce("direct_debit_accounts"."blocked_reason", case when ${next} >= ${MAX_WRONG_CODES} then 'wrong_codes' end)`,
-        updatedAt: now,
-      },
+      set: { wrongCodes: sql`"direct_debit_accounts"."wrong_codes" + 1`, updatedAt: now },
+      setWhere: sql`"direct_debit_accounts"."wrong_codes" < ${MAX_WRONG_CODES} and "direct_debit_accounts"."blocked_at" is null`,
     })
     .returning({ wrongCodes: directDebitAccounts.wrongCodes });
-  return row!.wrongCodes;
+  return row ? row.wrongCodes : null;
+}
+
+/** An attempt that compared nothing (the code was used or had expired meanwhile) does not count. */
+async function giveBackAttempt(tx: DbTransaction, userId: number, now: Date): Promise<void> {
+  await tx
+    .update(directDebitAccounts)
+    .set({ wrongCodes: sql`greatest("direct_debit_accounts"."wrong_codes" - 1, 0)`, updatedAt: now })
+    .where(eq(directDebitAccounts.userId, userId));
 }

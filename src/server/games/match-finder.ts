@@ -14,6 +14,7 @@ import { selectMemberCards, toMemberCard, type MemberCard } from '../members/lis
 import { birthDateRange } from '../members/matches';
 import { SEARCH_MAX_AGE, SEARCH_MIN_AGE } from '../members/search';
 import { listedTo } from '../members/visibility';
+import { parseId } from '../../shared/ids';
 
 /** Members considered at most (the most recently active that fit who and age), and shown at most. */
 export const MATCH_FINDER_CANDIDATES = 200;
@@ -46,8 +47,8 @@ export function parseQuestions(params: URLSearchParams, regionIds: ReadonlySet<n
   const rawRegion = params.get('region') ?? '';
   let region: number | null = null;
   if (rawRegion !== '') {
-    if (!/^[1-9]\d{0,9}$/.test(rawRegion) || !regionIds.has(Number(rawRegion))) return { ok: false, error: 'region' };
-    region = Number(rawRegion);
+    region = parseId(rawRegion);
+    if (region === null || !regionIds.has(region)) return { ok: false, error: 'region' };
   }
   const interests = [...new Set(params.getAll('interest'))];
   if (interests.length > MATCH_FINDER_MAX_INTERESTS || interests.some((i) => !(INTERESTS as readonly string[]).includes(i))) return { ok: false, error: 'interests' };

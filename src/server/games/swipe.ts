@@ -14,6 +14,7 @@ import { wantedGenders } from '../members/matches';
 import { listedTo } from '../members/visibility';
 import type { EventBus } from '../realtime/bus';
 import { localMidnight, nextLocalMidnight } from './site-time';
+import { parseId } from '../../shared/ids';
 
 export const SWIPE_LIKES_PER_DAY = 4;
 /** Cards the page hands the deck at once; the deck reloads the page for more. */
@@ -127,8 +128,7 @@ export function parseSkipped(value: string | null | undefined): number[] {
   if (!value || value.length > 12 * MAX_SKIPPED * 2) return [];
   const ids = value
     .split(',')
-    .filter((s) => /^[1-9]\d{0,9}$/.test(s))
-    .map(Number)
-    .filter((n) => n <= 2_147_483_647);
+    .map(parseId)
+    .filter((id) => id !== null);
   return [...new Set(ids)].slice(-MAX_SKIPPED);
 }

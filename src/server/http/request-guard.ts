@@ -6,7 +6,7 @@
  * - the body: read under its limit while it streams in (body-limit.ts), 413 past it; a JSON or
  *   urlencoded body with a NUL in a value gets 400.
  * Refusals are JSON `{ error, message }` for scripts and a small page for browsers (a form post or a
- * navigation), in the language of the language cookie.
+ * navigation; under /api/ only a request that accepts HTML), in the language of the language cookie.
  *
  * {@link prepareResponse} sets what every answer carries: `X-Content-Type-Options: nosniff`, and the
  * reason phrase of its status from node's STATUS_CODES (Astro's adapter would write "404 OK").
@@ -118,12 +118,19 @@ function containsNul(value: unknown): boolean {
   return false;
 }
 
-/** A browser's form post or navigation gets a page; a script's call gets JSON. */
+/**
+ * A browser's form post or navigation gets a page; a script's call gets JSON. Under /api/ only a request
+ * whose Accept names text/html (what a browser sends for a form post or a link it follows) gets a page:
+ * a fetch() or XMLHttpRequest of a FormData is multipart and accepts anything: an API client, which
+ * gets the JSON error the contract promises (SEC-19; it got an HTML 413). Elsewhere a form body is a browser's.
+ */
 export function wantsPage(req: IncomingMessage): boolean {
   const type = String(req.headers['content-type'] ?? '').toLowerCase();
+  const accept = String(req.headers.accept ?? '');
+  if ((req.url ?? '/').startsWith('/api/')) return !type.includes('json') && req.headers['x-requested-with'] === undefined && accept.includes('text/html');
   if (/^(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)/.test(type)) return true;
   if (type.includes('json') || req.headers['x-requested-with'] !== undefined) return false;
-  return String(req.headers.accept ?? '').includes('text/html');
+  return accept.includes('text/html');
 }
 
 function requestLanguage(req: IncomingMessage): Language {

@@ -26,11 +26,5 @@ export function slugSegment(rest: string | undefined): { ok: true; slug: string 
   return { ok: true, slug: rest };
 }
 
-/** A member id from the URL: a positive integer of sane size, or null. */
-export function parseMemberId(value: string | undefined): number | null {
-  if (!value || !/^[1-9]\d{0,8}$/.test(value)) return null;
-  return Number(value);
-}
-
 /** The four member landings of LND-03. */
 export type MemberLandingVariant = 'landing' | 'signup' | 'landing2' | 'landing3';

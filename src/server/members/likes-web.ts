@@ -11,6 +11,7 @@ import type { AppContext } from '../context';
 import { notify } from '../notify/notify';
 import type { LikeCard, LikeCursor, LikeDeps, LikeListType } from './likes';
 import { listedTo, type ViewerParams } from './visibility';
+import { parseId } from '../../shared/ids';
 
 export const LIKE_LIST_TYPES: readonly LikeListType[] = ['received', 'given', 'matches'];
 
@@ -46,9 +47,12 @@ const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?Z)_([1-9]\d{0
 /** The cursor of a URL parameter, or null when absent or malformed (the list then starts at the top). */
 export function parseCursor(value: string | null | undefined): LikeCursor | null {
   const m = value ? CURSOR.exec(value) : null;
-  if (!m) return null;
-  const id = Number(m[2]);
-  if (id > 2_147_483_647 || Number.isNaN(Date.parse(m[1]!))) return null;
+  const id = parseId(m?.[2]);
+  if (!m || id === null) return null;
+  // A date the calendar has: JavaScript reads '2024-02-30' as 1 March, PostgreSQL refuses it (22008), and
+  // the list renders inside the page's stream, where an error cuts the page off (SEC-19).
+  const time = Date.parse(m[1]!);
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 19) !== m[1]!.slice(0, 19)) return null;
   return { at: m[1]!, id };
 }
 

@@ -13,7 +13,7 @@ import type { Db } from '../../db/client';
 import { staff, type StaffRole } from '../../db/schema';
 import type { DeviceCookies } from '../auth/device-cookie';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../auth/passwords';
-import { clearFailures, loginBlock, recordLoginFailure, staffDeviceKey, trustedDeviceKeys, untrustedStaffKeys } from '../auth/throttle';
+import { clearFailures, giveBackTry, loginTriesBlock, staffDeviceKey, takeLoginTries, trustedDeviceKeys, untrustedStaffKeys } from '../auth/throttle';
 import type { Clock } from '../clock';
 import { audit } from './audit';
 
@@ -100,9 +100,11 @@ export async function loginStaff(deps: { db: Db; clock: Clock; staffDevices: Dev
   const device = row ? deps.staffDevices.verify(input.deviceCookie, row.id) : null;
   const ip = input.ip || null;
   const keys = device ? trustedDeviceKeys(staffDeviceKey(device.nonce)) : untrustedStaffKeys(address.slice(0, MAX_ADDRESS_LENGTH), ip);
-  // During a block every attempt is refused without looking at the password, and is not counted.
-  const block = await loginBlock(deps, keys);
-  if (block) return { type: 'blocked', minutes: block.minutes };
+  // The attempt takes its try on each key before password and code are checked (SEC-19): during a block
+  // it is refused without looking at them and is not counted, and however many attempts race, a key's
+  // limit of them are checked. A wrong password or code leaves the tries counted as failures.
+  const taken = await takeLoginTries(deps, keys);
+  if (taken.type === 'blocked') return { type: 'blocked', minutes: taken.block.minutes };
 
   const now = deps.clock.now();
   const passwordOk = row ? await verifyPassword(row.passwordHash, input.password) : await burnPasswordCheck(input.password);
@@ -119,12 +121,14 @@ export async function loginStaff(deps: { db: Db; clock: Clock; staffDevices: Dev
   // What admins read in the audit log: from which client, and whether it was a known browser.
   const seen = { browser: device ? 'known' : 'new', ip };
   if (!row || !claimed) {
-    const blocked = await recordLoginFailure(deps, keys);
     if (row) await audit(deps.db, { staffId: row.id, action: 'staff.login_failed', targetType: 'staff', targetId: row.id, after: seen }, now);
+    const blocked = loginTriesBlock(taken.tries);
     return blocked ? { type: 'blocked', minutes: blocked.minutes } : { type: 'refused', reason: 'invalid_credentials' };
   }
-  // This client's (or known browser's) counter starts over; the address counter keeps other clients' failures.
+  // This client's (or known browser's) counter starts over; the address counter keeps other clients'
+  // failures, but this attempt's try on it (and on the IP) is given back: a right login is no failure.
   await clearFailures(deps, keys.clearedBySuccess);
+  for (const t of taken.tries) if (t.key !== keys.clearedBySuccess) await giveBackTry(deps, t);
   await audit(deps.db, { staffId: row.id, action: 'staff.login', targetType: 'staff', targetId: row.id, after: seen }, now);
   return { type: 'ok', staff: { id: row.id, email: row.email, name: row.name, role: row.role }, deviceCookie: deps.staffDevices.issue(row.id) };
 }

@@ -5,6 +5,7 @@
  */
 import type { StaffRole } from '../../db/schema';
 import type { RequestContext } from '../request-context';
+import { safeNext } from '../web/session-cookie';
 import type { StaffMember } from './accounts';
 import { STAFF_COOKIE, staffForToken } from './sessions';
 
@@ -34,4 +35,14 @@ export async function requireStaff(page: StaffPage, roles: readonly StaffRole[])
   if (!member) return new Response(null, { status: 303, headers: { location: `/admin/login?next=${encodeURIComponent(page.url.pathname + page.url.search)}` } });
   if (!roles.includes(member.role)) return new Response('Forbidden', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   return member;
+}
+
+/**
+ * Where the staff login sends its staff member (the `next` the gate above wrote): a same-site path under
+ * /admin by the rule of every redirect target (SEC-02, `safeNext`), else /admin; never the login or the
+ * logout again. A `next` with a CR/LF used to reach the Location header raw and answer 500 (SEC-19).
+ */
+export function staffNext(value: string | null | undefined): string {
+  const next = safeNext(value, '/admin');
+  return /^\/admin(?:[/?#]|$)/.test(next) && !/^\/admin\/log(?:in|out)(?:[/?#]|$)/.test(next) ? next : '/admin';
 }

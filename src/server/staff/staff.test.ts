@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
-import { auditLog, profiles, staff, users } from '../../db/schema';
+import { auditLog, loginThrottle, profiles, staff, users } from '../../db/schema';
 import { STAFF_DEVICE_COOKIE_TTL_MS } from '../auth/device-cookie';
 import { login } from '../auth/login';
 import { hashPassword } from '../auth/passwords';
@@ -52,6 +52,19 @@ describe('staff accounts, second factor, sessions and the audit log (OPS-04)', (
     clock.advance(16 * 60_000);
     await seeded.db.update(staff).set({ active: false }).where(eq(staff.id, other.id));
     expect((await loginStaff(deps(), { email: 'op@example.com', password: 'another-password-7', code: totpCode(other.totpSecret, clock.now()) })).type).toBe('refused');
+  });
+
+  it('SEC-19 a burst of 20 wrong staff logins at once checks five: each takes its try before password and code are checked', async () => {
+    const created = await createStaff({ db: seeded.db }, { email: 'burst@example.com', name: 'Burst', role: 'operator', password: 'a-burst-password-3' });
+    const results = await Promise.all(Array.from({ length: 20 }, () => loginStaff(deps(), { email: 'burst@example.com', password: 'nope', code: '123456' })));
+    expect(results.filter((r) => r.type === 'refused')).toHaveLength(4);
+    expect(results.filter((r) => r.type === 'blocked')).toHaveLength(16);
+    const [row] = await seeded.db.select().from(loginThrottle).where(eq(loginThrottle.key, 'staff:burst@example.com'));
+    expect(row?.failures).toBe(5);
+    // Five failed logins in the audit log: the ones that were checked.
+    expect((await readAudit(seeded.db, { staffId: created.id })).filter((r) => r.action === 'staff.login_failed')).toHaveLength(5);
+    clock.advance(30_000);
+    expect((await loginStaff(deps(), { email: 'burst@example.com', password: 'a-burst-password-3', code: totpCode(created.totpSecret, clock.now()) })).type).toBe('blocked');
   });
 
   it('OPS-04 a staff session ends after 30 minutes unused and after 8 hours in any case', async () => {

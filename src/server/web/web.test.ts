@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { chooseLanguage } from './locale';
 import { entryWarningApplies, trackingFromCookie, trackingFromQuery, visitorCountry } from './visitor';
 import { safeNext } from './session-cookie';
+import { staffNext } from '../staff/guard';
+import { parseCursor } from '../members/likes-web';
 import { requestEdge, parseTrustedProxies } from '../http/proxy';
 
 const site = { languages: ['de', 'en', 'nl'] as const, domain_language: 'de' as const };
@@ -88,6 +90,13 @@ describe('redirect targets and secure cookies', () => {
   it('SEC-02 over-long targets are refused', () => {
     expect(safeNext(`/${'a'.repeat(600)}`, '/')).toBe('/');
   });
+  it('SEC-19 the staff login goes back to a back-office path that passes the same rule, else to /admin', () => {
+    expect(staffNext('/admin/members/7?q=a%20b')).toBe('/admin/members/7?q=a%20b');
+    expect(staffNext('/admin')).toBe('/admin');
+    for (const value of [null, '/admin\r\nX:1', '/admin\nSet-Cookie: x=1', '/admin\u2028', '//evil.example', '/admin/../members', '/members', '/administrator', '/admin/%2F%2Fevil', '/admin/login', '/admin/logout?x=1', 'https://evil.example']) {
+      expect(staffNext(value)).toBe('/admin');
+    }
+  });
 });
 
 describe('proxy trust', () => {
@@ -122,5 +131,17 @@ describe('proxy trust', () => {
     expect(parseTrustedProxies('10.0.0.0/33')).toBeNull();
     expect(parseTrustedProxies('proxy.internal')).toBeNull();
     expect(parseTrustedProxies('::1, fd00::/8')).not.toBeNull();
+  });
+});
+
+describe('likes cursor', () => {
+  it('SEC-19 a cursor names a calendar date and an id; anything else starts the list at the top', () => {
+    expect(parseCursor('2024-02-29T10:11:12.123456Z_5')).toEqual({ at: '2024-02-29T10:11:12.123456Z', id: 5 });
+    // JavaScript reads 30 February as 1 March; PostgreSQL refuses it, in the middle of the page's stream.
+    expect(parseCursor('2024-02-30T00:00:00Z_5')).toBeNull();
+    expect(parseCursor('2023-02-29T00:00:00Z_5')).toBeNull();
+    expect(parseCursor('2024-01-01T24:00:00Z_5')).toBeNull();
+    expect(parseCursor('2024-01-01T00:00:00Z_2147483648')).toBeNull();
+    expect(parseCursor('2024-01-01T00:00:00Z_0')).toBeNull();
   });
 });

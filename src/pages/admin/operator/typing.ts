@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { ApiError, endpoint, methodNotAllowed, readJson } from '../../../server/http/api';
 import { currentStaff } from '../../../server/staff/guard';
 import { operatorTyping } from '../../../server/staff/operator';
+import { MAX_ID } from '../../../shared/ids';
 
-const body = z.object({ conversation: z.number().int().min(1).max(2_147_483_647) }).strict();
+const body = z.object({ conversation: z.number().int().min(1).max(MAX_ID) }).strict();
 
 export const POST = endpoint(async (context) => {
   const staff = await currentStaff(context);

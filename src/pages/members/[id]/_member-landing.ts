@@ -5,10 +5,11 @@
  */
 import type { AstroGlobal } from 'astro';
 import { loadLanderMember } from '../../../server/landers/content';
-import { parseMemberId, slugSegment } from '../../../server/landers/names';
+import { slugSegment } from '../../../server/landers/names';
+import { parseId } from '../../../shared/ids';
 
 export async function memberForLanding(astro: AstroGlobal) {
-  const id = parseMemberId(astro.params.id);
+  const id = parseId(astro.params.id);
   const segment = slugSegment(astro.params.slug);
   const { app, site } = astro.locals;
   const member = id !== null && segment.ok ? await loadLanderMember(app.db, { siteId: site.settings.id, memberId: id, now: app.clock.now() }) : null;

@@ -6,6 +6,7 @@
 import { like } from '../../members/likes';
 import { likeDeps } from '../../members/likes-web';
 import type { RequestContext } from '../../request-context';
+import { parseId } from '../../../shared/ids';
 import { invalid, redirect, type MultiActionSpec } from '../form-action';
 
 /** Only the match finder's own address (with its query) is a place to go back to. */
@@ -23,9 +24,9 @@ export function matchFinderForm(
     field: 'action',
     actions: {
       like: async (form) => {
-        const raw = form.text('id');
-        if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) return bad();
-        const result = await like(likeDeps(app, ctx), { siteId: ctx.site.settings.id, userId: user.id }, Number(raw), 'match_finder');
+        const id = parseId(form.text('id'));
+        if (id === null) return bad();
+        const result = await like(likeDeps(app, ctx), { siteId: ctx.site.settings.id, userId: user.id }, id, 'match_finder');
         if (result.type === 'refused') return result.reason === 'self' ? bad() : invalid(404, { formError: t('errors:member_not_found'), reason: 'not_found' });
         return redirect(matchFinderReturn(form.text('next')));
       },

@@ -8,6 +8,7 @@ import { hoursMinutes, MAX_SKIPPED, parseSkipped, swipe } from '../../games/swip
 import { siteTimeZone } from '../../games/site-time';
 import { likeDeps } from '../../members/likes-web';
 import type { RequestContext } from '../../request-context';
+import { parseId } from '../../../shared/ids';
 import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
 
 export type SwipeAction = 'like' | 'pass';
@@ -27,9 +28,8 @@ export function swipeGameForm(
   const decide =
     (likeIt: boolean): FormHandler =>
     async (form) => {
-      const raw = form.text('id');
-      if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) return bad();
-      const id = Number(raw);
+      const id = parseId(form.text('id'));
+      if (id === null) return bad();
       const skipped = parseSkipped(form.text('skip'));
       const result = await swipe(likeDeps(app, ctx), member, id, likeIt, timeZone);
       if (result.type === 'limit') {
