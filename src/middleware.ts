@@ -21,29 +21,10 @@ import { linkOriginFor } from './server/web/link-origin';
 import { requestEdge } from './server/http/proxy';
 import { crossSiteWriteRefusal } from './server/web/origin-check';
 import { LoginRequired } from './server/request-context';
-import { isInputError, scrubError } from './server/http/input-errors';
+import { answerSafely } from './server/http/safety-net';
 
-/**
- * The safety net of every page (SEC-04, docs/decisions/014): an error is scrubbed of query parameters
- * before Astro logs it (SEC-08), and a database error caused by the input (a NUL byte, an unencodable
- * character, a value out of range) renders the error page with 400 instead of 500. Astro answers its
- * error page (/500) with 500 whatever the page sets, so the status the page chose (`errorStatus`) is
- * put on its answer here (SEC-19; decision 059): the 400 used to go out as a 500.
- */
-const safetyNet = defineMiddleware(async ({ locals }, next) => {
-  try {
-    const response = await next();
-    const status = locals.errorStatus;
-    if (response.status !== 500 || status === undefined || status === 500) return response;
-    return new Response(response.body, { status, headers: response.headers });
-  } catch (err) {
-    scrubError(err);
-    if (!isInputError(err)) throw err;
-    locals.log?.warn({ err }, 'input refused by the database');
-    const message = locals.t ? String(locals.t('errors:validation_failed')) : 'Bad request';
-    throw Object.assign(new Error(message), { status: 400 });
-  }
-});
+/** The safety net of every page (src/server/http/safety-net.ts): input errors answer 400, the error page's own status. */
+const safetyNet = defineMiddleware(({ locals }, next) => answerSafely(locals, next));
 
 /** The app context, the request id and logger, and what the proxies in front tell about the client. */
 const context = defineMiddleware(async ({ locals, request, url, clientAddress }, next) => {

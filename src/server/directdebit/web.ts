@@ -1,5 +1,6 @@
 /** What the direct-debit page and the credits pages share: the deps of a request and the configured limit. */
 import type { RequestContext } from '../request-context';
+import { parseId } from '../../shared/ids';
 import type { DirectDebitLimit } from './limit';
 import { activeMandate, memberState, type DirectDebitDeps } from './service';
 import { smsProvider } from './sms';
@@ -22,5 +23,5 @@ export async function mandateForPayment(ctx: Pick<RequestContext, 'app'>, member
 
 /** A package id from a query or a form, or null. */
 export function packageParam(value: string | null | undefined): number | null {
-  return value && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : null;
+  return parseId(value);
 }

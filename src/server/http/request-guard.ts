@@ -17,6 +17,7 @@ import { createTranslator } from '../../i18n';
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, type Language } from '../../shared/languages';
 import { API_ERRORS, type ApiErrorCode } from '../../shared/api-errors';
 import { FALLBACK_CSP } from '../web/headers';
+import { wantsPageFrom } from '../web/answer-kind';
 import { bodyKind, bodyLimit, closeAfterRefusal, hasBody, LINGER_MS, readLimitedBody } from './body-limit';
 
 /** The methods the app answers; anything else is refused before routing. */
@@ -119,18 +120,16 @@ function containsNul(value: unknown): boolean {
 }
 
 /**
- * A browser's form post or navigation gets a page; a script's call gets JSON. Under /api/ only a request
- * whose Accept names text/html (what a browser sends for a form post or a link it follows) gets a page:
- * a fetch() or XMLHttpRequest of a FormData is multipart and accepts anything: an API client, which
- * gets the JSON error the contract promises (SEC-19; it got an HTML 413). Elsewhere a form body is a browser's.
+ * A browser's form post or navigation gets a page; a script's call gets JSON (the rule of
+ * src/server/web/answer-kind.ts). Under /api/ a fetch() or XMLHttpRequest of a FormData is multipart and
+ * accepts anything: an API client, which gets the JSON error the contract promises (SEC-19; it got an
+ * HTML 413).
  */
 export function wantsPage(req: IncomingMessage): boolean {
-  const type = String(req.headers['content-type'] ?? '').toLowerCase();
-  const accept = String(req.headers.accept ?? '');
-  if ((req.url ?? '/').startsWith('/api/')) return !type.includes('json') && req.headers['x-requested-with'] === undefined && accept.includes('text/html');
-  if (/^(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)/.test(type)) return true;
-  if (type.includes('json') || req.headers['x-requested-with'] !== undefined) return false;
-  return accept.includes('text/html');
+  return wantsPageFrom((name) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }, (req.url ?? '/').split('?')[0]!);
 }
 
 function requestLanguage(req: IncomingMessage): Language {

@@ -16,6 +16,7 @@ import { invalid, redirect, type SingleActionSpec } from '../form-action';
 import { requestWantsPage } from '../answer-kind';
 import { json } from '../../http/api';
 import { API_ERRORS } from '../../../shared/api-errors';
+import { parseId } from '../../../shared/ids';
 
 type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'linkOrigin'>;
 type Member = Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date' | 'profile'>;
@@ -27,11 +28,11 @@ export function creditsChoiceForm(ctx: Ctx, user: Member): SingleActionSpec {
       const deps = await paymentDeps(ctx);
       if (!deps.providers.current) return paymentsUnavailable(ctx);
       const fieldErrors: Record<string, string> = {};
-      const packageId = Number(form.text('package'));
+      const packageId = parseId(form.text('package'));
       const method = form.text('method');
       const issuer = form.text('issuer').trim();
       const code = form.text('code').trim();
-      const pkg = await findPackage(ctx.app.db, ctx.site.settings.id, packageId);
+      const pkg = packageId === null ? null : await findPackage(ctx.app.db, ctx.site.settings.id, packageId);
       if (!pkg) fieldErrors.package = ctx.t('credits:refused_package_not_found');
       const offer = (await deps.providers.current.listMethods(user.profile.country)).find((o) => o.id === method);
       if (!isPaymentMethod(method) || !offer) fieldErrors.method = ctx.t('credits:refused_method_unavailable');

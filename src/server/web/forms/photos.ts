@@ -7,6 +7,7 @@
  * A photo id that is not one of the member's own answers 404. Success goes back to /profile#photos with
  * `photos=<what was done>`; a refusal renders the page again with the translated reason.
  */
+import { parseId } from '../../../shared/ids';
 import type { CurrentUser } from '../../members/account';
 import { deletePhoto, movePhoto, setMainPhoto, setPhotoPremium, type ManageResult } from '../../photos/manage';
 import { PHOTO_LIMITS, photoLimitFor, readUploadFiles, uploadPhoto, type UploadError } from '../../photos/upload';
@@ -43,7 +44,7 @@ export function photoActions<D>(ctx: Pick<RequestContext, 'app' | 't'>, user: Pi
   const manageRefused = (result: Exclude<ManageResult, { type: 'ok' }>) =>
     refused(result.reason === 'not_found' ? 404 : 400, t(`photos_manage:errors.${result.reason}`));
   /** The photo id posted, or 0 (which no photo has: not found). */
-  const photoId = (text: string) => (/^[1-9]\d{0,9}$/.test(text) ? Number(text) : 0);
+  const photoId = (text: string) => parseId(text) ?? 0;
   const onPhoto = (run: (id: number, form: Parameters<FormHandler<D>>[0]) => Promise<ManageResult>, what: string): FormHandler<D> => async (form) => {
     const result = await run(photoId(form.text('photo')), form);
     return result.type === 'ok' ? done(what) : manageRefused(result);
