@@ -51,9 +51,11 @@ export async function startTestServer(options: { db?: 'pglite' | 'postgres'; env
     // Tests change the database between requests; the render cache's own tests turn it on (PERF-01).
     RENDER_CACHE_TTL_MS: '0',
     SEARCH_CACHE_TTL_MS: '0',
-    // Purchases go through the simulated checkout, chosen explicitly as the demo does (SEC-14); a test of
-    // a server without a provider passes PAYMENTS_PROVIDER: '' (an empty value is unset).
+    // Purchases go through the simulated checkout, chosen explicitly as the demo (`npm start`) does, with
+    // its demo flag for the tests that run as production (SEC-14); a test of a server without a provider
+    // passes PAYMENTS_PROVIDER: '' (an empty value is unset).
     PAYMENTS_PROVIDER: 'simulated',
+    DEMO_MODE: 'true',
     ...options.env,
   });
   // The portraits a seed of this size rendered before in this run (tests/setup/seed-photos.ts).
@@ -94,6 +96,8 @@ function send(port: number, path: string, options: RequestOptions): Promise<Test
         return;
       }
       const chunks: Buffer[] = [];
+      // A page cut off in the middle (the server reset the connection) fails the request instead of hanging it.
+      res.on('error', reject);
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');

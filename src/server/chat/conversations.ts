@@ -238,9 +238,3 @@ export async function removeChats(deps: ReadDeps & { clock: Clock }, member: Cha
   if (ids.length > 0) await deps.bus.publish('chat.removed', { userId: member.userId, conversationIds: ids });
   return ids;
 }
-
-/** Conversations a member started (a free member may start FREE_CONVERSATION_LIMIT, CHT-04). */
-export async function conversationsStarted(db: Db, userId: number): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(conversations).where(eq(conversations.startedBy, userId));
-  return row?.n ?? 0;
-}

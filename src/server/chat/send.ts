@@ -44,7 +44,6 @@ import { FREE_CONVERSATION_LIMIT } from '../credits/premium';
 import type { NotifyEvent } from '../notify/notify';
 import type { EventBus } from '../realtime/bus';
 import { blockedBetween } from '../members/blocks';
-import { conversationsStarted } from './conversations';
 import { isListedTo } from '../members/visibility';
 
 export interface ChatDeps {
@@ -224,7 +223,7 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
           // Starting: only someone listed to the sender (not invisible), and a free member only twice
           // (CHT-04; this one counted). A refusal rolls the new row back with everything else.
           if (!(await isListedTo(tx as unknown as Db, { siteId: sender.siteId, userId: sender.userId }, recipient.id))) throw new Refused('member_not_found');
-          if (!sender.paidUser && (await conversationsStarted(tx as unknown as Db, sender.userId)) > FREE_CONVERSATION_LIMIT) throw new Refused('conversation_limit');
+          if (!sender.paidUser && (await conversationsStarted(tx, sender.userId)) > FREE_CONVERSATION_LIMIT) throw new Refused('conversation_limit');
           await tx.insert(conversationMembers).values([
             { conversationId: mine.id, userId: sender.userId, otherId: recipient.id },
             { conversationId: mine.id, userId: recipient.id, otherId: sender.userId },
@@ -283,6 +282,12 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
   await deps.bus.publish('chat.message', { messageId: message.id, conversationId: message.conversationId, senderId: message.senderId, recipientId: message.recipientId, siteId: sender.siteId });
   await deps.notify?.(recipient.id, { type: started ? 'new_conversation' : 'new_message', fromUserId: sender.userId, conversationId: message.conversationId });
   return { type: 'sent', message, replayed: false, balance: result.balance, started };
+}
+
+/** Conversations a member started (a free member may start FREE_CONVERSATION_LIMIT, CHT-04). */
+async function conversationsStarted(db: Db | DbTransaction, userId: number): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(conversations).where(eq(conversations.startedBy, userId));
+  return row?.n ?? 0;
 }
 
 async function withBalance(db: Db, userId: number, result: SendResult): Promise<SendResult> {
