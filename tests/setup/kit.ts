@@ -20,6 +20,7 @@ import { Mailer } from '../../src/server/mail/mailer';
 import { LocalPhotoStore } from '../../src/server/photos/store';
 import { SiteDirectory, type Site } from '../../src/server/sites/directory';
 import { keepSeedPhotos, restoreSeedPhotos } from './seed-photos';
+import { createTestDatabase } from './databases';
 
 /** The instant every fake clock starts at unless told otherwise. */
 export const TEST_EPOCH = new Date('2026-11-21T12:00:00Z');
@@ -71,9 +72,11 @@ export interface SeededDatabase {
  * A fresh in-memory PGlite database with the migrations applied and the demo seeded (sites, demo
  * accounts, `profilesPerSite` generated members per site; none by default).
  */
-export async function seededDatabase(options: { clock?: Clock; profilesPerSite?: number; /** A database of tests/setup/databases.ts (default: in-memory PGlite). */ url?: string } = {}): Promise<SeededDatabase> {
+export async function seededDatabase(
+  options: { clock?: Clock; profilesPerSite?: number; /** A database of tests/setup/databases.ts (default: in-memory PGlite). */ url?: string; /** PostgreSQL's pool (default 10). */ poolSize?: number } = {},
+): Promise<SeededDatabase> {
   const clock = options.clock ?? new FakeClock();
-  const database = await openDatabase(options.url ?? 'memory://');
+  const database = await openDatabase(options.url ?? 'memory://', options.poolSize ? { poolSize: options.poolSize } : {});
   const photoDir = await mkdtemp(join(tmpdir(), 'test-photos-'));
   const photos = new LocalPhotoStore(photoDir);
   const profilesPerSite = options.profilesPerSite ?? 0;
@@ -105,6 +108,25 @@ export async function seededDatabase(options: { clock?: Clock; profilesPerSite?:
       await rm(photoDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * `work` on a fresh database of `kind` with the demo seeded, for one test of concurrency: PostgreSQL with a
+ * pool of 20 connections, so calls started together really run at once (PGlite has one connection).
+ * Closed and dropped afterwards, whatever `work` does.
+ */
+export async function withSeededDatabase<T>(kind: 'pglite' | 'postgres', options: { clock?: Clock; profilesPerSite?: number }, work: (kit: SeededDatabase) => Promise<T>): Promise<T> {
+  const test = await createTestDatabase(kind);
+  try {
+    const kit = await seededDatabase({ ...options, url: test.url, poolSize: kind === 'postgres' ? 20 : undefined });
+    try {
+      return await work(kit);
+    } finally {
+      await kit.close();
+    }
+  } finally {
+    await test.drop();
+  }
 }
 
 /** Runs `work(0)` … `work(count - 1)` with at most `width` of them at a time (a client with `width` requests in flight); answers the results by index. */

@@ -3,19 +3,13 @@
  * provider as the provider's side (its webhooks kept, not sent, so a test delivers them when and as often
  * as it likes), fresh members, starts, and the provider's answers.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { openDatabase, type Db } from '../../src/db/client';
-import { seedDemo } from '../../src/db/seed';
-import { LocalPhotoStore } from '../../src/server/photos/store';
-import { createTestDatabase } from './databases';
+import type { Db } from '../../src/db/client';
 import { creditPackages, simulatedCheckouts, sites, users, type PaymentStatus } from '../../src/db/schema';
 import { providersOf, type PaymentProviders } from '../../src/server/payments/registry';
 import { startPayment, type PaymentDeps } from '../../src/server/payments/service';
 import { SimulatedProvider, SIMULATED_SIGNATURE_HEADER } from '../../src/server/payments/simulated';
-import type { FakeClock } from './kit';
+import { withSeededDatabase, type FakeClock } from './kit';
 
 export interface PaymentsWorld {
   db: Db;
@@ -87,21 +81,7 @@ export async function providerSays(w: PaymentsWorld, id: string, status: Payment
   await w.db.update(simulatedCheckouts).set({ status }).where(eq(simulatedCheckouts.id, id));
 }
 
-/**
- * A fresh database of `kind` with the demo sites (no generated members) and its payments world, for one
- * test: PostgreSQL with a pool of 20 connections so concurrent calls really run at once. Closed and dropped
- * afterwards.
- */
-export async function withPaymentsDatabase<T>(kind: 'pglite' | 'postgres', clock: FakeClock, work: (w: PaymentsWorld) => Promise<T>): Promise<T> {
-  const test = await createTestDatabase(kind);
-  const database = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
-  const photoDir = await mkdtemp(join(tmpdir(), 'pay-'));
-  try {
-    await seedDemo({ db: database.db, photos: new LocalPhotoStore(photoDir), clock, profilesPerSite: 0 });
-    return await work(await paymentsWorld(database.db, clock));
-  } finally {
-    await database.close();
-    await test.drop();
-    await rm(photoDir, { recursive: true, force: true });
-  }
+/** `work` on the payments world of a fresh seeded database of `kind` (PostgreSQL with a pool of 20): see `withSeededDatabase`. */
+export function withPaymentsDatabase<T>(kind: 'pglite' | 'postgres', clock: FakeClock, work: (w: PaymentsWorld) => Promise<T>): Promise<T> {
+  return withSeededDatabase(kind, { clock }, async (kit) => work(await paymentsWorld(kit.db, clock)));
 }

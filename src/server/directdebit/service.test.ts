@@ -3,19 +3,15 @@
  * a code taken once however many confirmations race, wrong codes that race still block,
  * expiry on the clock, one active mandate per member, the limit per period.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../../tests/setup/kit';
-import { createTestDatabase, databaseKinds } from '../../../tests/setup/databases';
-import { openDatabase, type Db } from '../../db/client';
+import { FakeClock, withSeededDatabase } from '../../../tests/setup/kit';
+import { databaseKinds } from '../../../tests/setup/databases';
+import type { Db } from '../../db/client';
 import { directDebitAccounts, directDebitCodes, directDebitMandates, payments, sites, users } from '../../db/schema';
 import { eraseDeletedAccounts } from '../jobs/erase-deleted';
 import { exportUserData } from '../accounts/data-export';
 import { SiteDirectory } from '../sites/directory';
-import { seedDemo } from '../../db/seed';
-import { LocalPhotoStore } from '../photos/store';
 import { CODE_TTL_MS } from './codes';
 import { directDebitLimitReached } from './limit';
 import { confirmCode, submitDetails, type DirectDebitDeps } from './service';
@@ -45,12 +41,8 @@ const smsText = (code: string) => `code ${code}`;
 
 describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
   it('DD-02 concurrent confirmations take a code once; concurrent wrong codes block (none lost before the third); codes expire on the clock; one active mandate; the limit per period; erasure keeps only the reference', async () => {
-    const test = await createTestDatabase(kind);
-    const database = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
     const clock = new FakeClock();
-    try {
-      const db = database.db;
-      await seedDemo({ db, photos: new LocalPhotoStore(await mkdtemp(`${tmpdir()}/dd-`)), clock, profilesPerSite: 0 });
+    await withSeededDatabase(kind, { clock }, async ({ db, photos }) => {
       const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
       const sms = new CapturedSms();
       const deps: DirectDebitDeps = { db, clock, sms };
@@ -112,24 +104,17 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
 
       // Erasure of a deleted account (GDPR-01): the mandate keeps its reference, not the person's data.
       await db.update(users).set({ status: 'deleted', deletedAt: new Date(now.getTime() - 15 * 24 * 3600_000) }).where(eq(users.id, c));
-      expect((await eraseDeletedAccounts({ db, clock, photos: new LocalPhotoStore(await mkdtemp(`${tmpdir()}/dd-`)) })).erased).toContain(c);
+      expect((await eraseDeletedAccounts({ db, clock, photos })).erased).toContain(c);
       const [erased] = await db.select().from(directDebitMandates).where(eq(directDebitMandates.userId, c));
       expect(erased).toMatchObject({ status: 'active', accountHolder: 'deleted', street: '', city: '', mobile: '', iban: 'NL**4300' });
       expect(erased!.reference).toMatch(/^DD\d+-/);
       expect(await db.select().from(directDebitCodes).where(eq(directDebitCodes.userId, c))).toEqual([]);
-    } finally {
-      await database.close();
-      await test.drop();
-    }
+    });
   }, 120_000);
 
   it('SEC-19 a burst of 20 wrong codes at once compares three of them: the attempt is counted before the comparison, so the right code after them is refused', async () => {
-    const test = await createTestDatabase(kind);
-    const database = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
     const clock = new FakeClock();
-    try {
-      const db = database.db;
-      await seedDemo({ db, photos: new LocalPhotoStore(await mkdtemp(`${tmpdir()}/dd-`)), clock, profilesPerSite: 0 });
+    await withSeededDatabase(kind, { clock }, async ({ db }) => {
       const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
       const sms = new CapturedSms();
       const deps: DirectDebitDeps = { db, clock, sms };
@@ -168,9 +153,6 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
         expect(after!.wrongCodes).toBe(3);
       }
       expect(mixed.filter((r) => r.type === 'wrong' || (r.type === 'blocked' && r.now) || r.type === 'confirmed').length).toBeLessThanOrEqual(2);
-    } finally {
-      await database.close();
-      await test.drop();
-    }
+    });
   }, 120_000);
 });

@@ -6,17 +6,14 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
-import { createTestDatabase, databaseKinds } from '../../../tests/setup/databases';
-import { openDatabase } from '../../db/client';
+import { databaseKinds } from '../../../tests/setup/databases';
 import { creditLedger, creditPackages, discountCodes, payments, sites, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
-import { LocalPhotoStore } from '../photos/store';
 import { balance, spend } from '../credits/ledger';
 import { exportUserData } from '../accounts/data-export';
 import { activeDiscount, TIME_BONUS_MS } from './discounts';
 import { applyWebhook, reconcilePayments, refundPayment, settle } from './service';
 import type { PaymentStatus } from '../../db/schema';
-import { choose, newMember, paymentsWorld, start, webhook, type PaymentsWorld } from '../../../tests/setup/payments';
+import { choose, newMember, paymentsWorld, start, webhook, withPaymentsDatabase, type PaymentsWorld } from '../../../tests/setup/payments';
 
 type World = PaymentsWorld;
 const world = paymentsWorld;
@@ -217,25 +214,15 @@ describe('payments service on PGlite', () => {
 
 describe.each(await databaseKinds())('payments concurrency on %s', (kind) => {
   it('CRD-09 concurrent webhooks for the same payment (a pool of 20 on PostgreSQL) grant exactly once', async () => {
-    const test = await createTestDatabase(kind);
-    const database = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
-    const clock = new FakeClock();
-    try {
-      const { mkdtemp } = await import('node:fs/promises');
-      const { tmpdir } = await import('node:os');
-      await seedDemo({ db: database.db, photos: new LocalPhotoStore(await mkdtemp(`${tmpdir()}/pay-`)), clock, profilesPerSite: 0 });
-      const w = await world(database.db, clock);
+    await withPaymentsDatabase(kind, new FakeClock(), async (w) => {
       const member = await newMember(w);
       const s = await start(w, member);
       if (s.type !== 'ok') throw new Error('not started');
       await choose(w, s.payment.providerPaymentId!, 'paid');
       const results = await Promise.all(Array.from({ length: 50 }, () => applyWebhook(w.deps, 'simulated', webhook(w, s.payment.providerPaymentId!))));
       expect(results.filter((r) => r.type === 'applied')).toHaveLength(1);
-      expect(await balance(database.db, member.id)).toBe(s.payment.credits);
-      expect(await database.db.select().from(creditLedger).where(eq(creditLedger.userId, member.id))).toHaveLength(1);
-    } finally {
-      await database.close();
-      await test.drop();
-    }
+      expect(await balance(w.db, member.id)).toBe(s.payment.credits);
+      expect(await w.db.select().from(creditLedger).where(eq(creditLedger.userId, member.id))).toHaveLength(1);
+    });
   });
 });
