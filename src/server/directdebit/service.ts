@@ -196,8 +196,10 @@ export type ConfirmResult =
 
 export async function confirmCode(deps: Pick<DirectDebitDeps, 'db' | 'clock'>, input: { memberId: number; code: string }): Promise<ConfirmResult> {
   const { db, clock } = deps;
-  if ((await memberState(db, input.memberId)).blocked) return { type: 'blocked', now: false };
+  // The pending mandate is read before the block: a block abandons the mandate in the same transaction,
+  // so a check racing a block that has just happened finds the member blocked, never "no code".
   const pending = await pendingMandate(db, input.memberId);
+  if ((await memberState(db, input.memberId)).blocked) return { type: 'blocked', now: false };
   if (!pending) return { type: 'no_code' };
   const [code] = await db.select().from(directDebitCodes).where(eq(directDebitCodes.mandateId, pending.mandate.id)).orderBy(desc(directDebitCodes.id)).limit(1);
   if (!code) return { type: 'no_code' };
