@@ -85,6 +85,9 @@ const RENDER_CONCURRENCY = 4;
 /** Bump when portraitSvg or the WebP options change: new file names, so kept files are not reused. */
 const ART_VERSION = 3;
 const INSERT_CHUNK = 500;
+/** Demo members who did not choose to be shown on the public pages (HON-02): every 7th. */
+const PRIVATE_EVERY = 7;
+
 /** Share of members that are fictional profiles: every 8th member (12.5 %). */
 const FICTIONAL_EVERY = 8;
 const EXTRA_PHOTO_SHARE = 0.3;
@@ -334,6 +337,8 @@ function planMember(site: DemoSite, n: number, now: Date): ProfilePlan {
       passwordHash: null,
       role: fictional ? 'fictional' : 'member',
       status: 'active',
+      // HON-02: most demo members chose to be shown on the public pages; every 7th did not.
+      publicProfile: !fictional && n % PRIVATE_EVERY !== 3,
       emailConfirmedAt: new Date(signupDate.getTime() + rng.int(60, 3600) * SECOND),
       credits: 0,
       paidUser: false,

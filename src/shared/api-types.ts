@@ -857,6 +857,8 @@ export interface components {
                 credits: number;
                 paid_user: boolean;
                 invisible: boolean;
+                /** @description HON-02: shown on the public pages by first name, age, city and main photo. */
+                public_profile: boolean;
                 notifications_disabled: string[];
                 tracking: {
                     [key: string]: string;
@@ -1002,6 +1004,8 @@ export interface components {
             looking_for: "male" | "female" | "both";
             signup_message?: string;
             member_id?: number;
+            /** @description HON-02: show me on the public pages (first name, age, city, main photo); off when absent. */
+            public_profile?: boolean;
         };
         SignupError: {
             error: components["schemas"]["ErrorCode"];

@@ -5,7 +5,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { invitationRequests, photos, profiles, sites, users } from '../../src/db/schema';
+import { invitationRequests, photos, profiles, sitePartners, sites, users } from '../../src/db/schema';
 import { LANDER_NAMES } from '../../src/server/landers/names';
 import { bornBy } from '../../src/server/landers/niche';
 import { ageOn } from '../../src/server/members/listing';
@@ -362,27 +362,34 @@ describe.each(await databaseKinds())('landers on %s', (kind) => {
   });
 
   describe('live cam promotion', () => {
-    it('LND-05 the live-cam block shows on site 1’s landers, with the site’s own images, and not on site 2', async () => {
+    const changed = (siteId: number) => server.booted.app.bus.publish('site.changed', { siteId });
+    it('LND-05 HON-01 with the setting on but no partner configured, no lander shows the block', async () => {
       expect((await settingsOf(1)).liveCamPromo).toBe(true);
-      expect((await settingsOf(2)).liveCamPromo).toBe(false);
       for (const name of ['gallery', 'video', 'tinderswipe']) {
         const one = (await server.request(`/landers/${name}`, { cookies: { lang: 'en' } })).text;
-        const block = /<section class="live-cam"[\s\S]*?<\/section>/.exec(one)?.[0] ?? '';
-        expect(block, name).toContain('Live on cam tonight');
-        expect(block).toMatch(/<img [^>]*src="\/photos\/[^"]+"/);
-        expect(block).not.toMatch(/<(iframe|video|embed|object)/);
-        const two = (await server.request(`/landers/${name}`, { host: '127.0.0.1', cookies: { lang: 'en' } })).text;
-        expect(two, name).not.toContain('data-live-cam');
+        expect(one, name).not.toContain('data-live-cam');
+        expect(one, name).not.toContain('Live on cam tonight');
       }
     });
 
-    it('LND-05 turning the setting on or off shows or hides the block', async () => {
+    it('LND-05 HON-01 a configured partner shows only while the setting is on, labelled as its advertisement, never as an embed', async () => {
       const { db } = server.booted.app;
-      await db.update(sites).set({ liveCamPromo: true }).where(eq(sites.id, 2));
+      await db.insert(sitePartners).values({ siteId: 2, name: 'Partner Zwei', url: 'https://partner.example.de/?ref=rk', images: [{ file: 'abcdef-partner2-0011223344556677.webp', width: 480, height: 600 }] });
+      await changed(2);
       try {
-        expect((await server.request('/landers/alonetonight', { host: '127.0.0.1', cookies: { lang: 'de' } })).text).toContain('data-live-cam');
+        const off = (await server.request('/landers/alonetonight', { host: '127.0.0.1', cookies: { lang: 'de' } })).text;
+        expect(off).not.toContain('data-live-cam');
+        await db.update(sites).set({ liveCamPromo: true }).where(eq(sites.id, 2));
+        await changed(2);
+        const on = (await server.request('/landers/alonetonight', { host: '127.0.0.1', cookies: { lang: 'de' } })).text;
+        const block = /<aside class="live-cam"[\s\S]*?<\/aside>/.exec(on)?.[0] ?? '';
+        expect(block).toContain('Anzeige · Partner Zwei');
+        expect(block).toContain('src="/photos/abcdef-partner2-0011223344556677.webp"');
+        expect(block).not.toMatch(/<(iframe|video|embed|object)/);
       } finally {
         await db.update(sites).set({ liveCamPromo: false }).where(eq(sites.id, 2));
+        await db.delete(sitePartners).where(eq(sitePartners.siteId, 2));
+        await changed(2);
       }
       expect((await server.request('/landers/alonetonight', { host: '127.0.0.1', cookies: { lang: 'de' } })).text).not.toContain('data-live-cam');
     });

@@ -159,8 +159,15 @@ describe('member profile screen', () => {
     }
   });
 
-  it('MEM-03 visitors get the buttons as links to the signup with the login-required text', async () => {
-    const id = members[0]!;
+  it('MEM-03 HON-02 visitors get the buttons as links to the signup with the login-required text; a real member’s full profile is for members only', async () => {
+    const db = server.booted.app.db;
+    // A real member who chose the public pages: a visitor gets their member landing (first name, age, city, photo).
+    const [real] = await db.select({ id: users.id }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(and(inArray(users.id, members), eq(profiles.fictional, false), eq(users.publicProfile, true))).limit(1);
+    const toLanding = await get(`/members/${real!.id}`);
+    expect(toLanding.status).toBe(303);
+    expect(toLanding.headers.location).toBe(`/members/${real!.id}/landing`);
+    const [fictional] = await db.select({ id: users.id }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(and(eq(users.siteId, 1), eq(profiles.fictional, true), eq(users.status, 'active'))).limit(1);
+    const id = fictional!.id;
     const page = await get(`/members/${id}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('href="/signup?required=like"');

@@ -26,6 +26,11 @@ export const users = pgTable(
     language: text('language').notNull(),
     notificationsDisabled: jsonb('notifications_disabled').$type<string[]>().notNull().default([]),
     invisible: boolean('invisible').notNull().default(false),
+    /**
+     * The member lets the public pages (landing, landers, member landings) show them by first name, age,
+     * city and approved main photo (HON-02). Asked at signup; off for members who joined before it was asked.
+     */
+    publicProfile: boolean('public_profile').notNull().default(false),
     /** Read receipts and typing are sent to the people this member chats with (CHT-10); off sends neither. */
     chatSignals: boolean('chat_signals').notNull().default(true),
     /** The tracking record (CLI-04) the visitor arrived with. */

@@ -104,3 +104,25 @@ export const regions = pgTable(
   },
   (t) => [uniqueIndex('regions_country_code').on(t.country, t.code)],
 );
+
+/** An image the partner supplied for its advertisement, as stored (`/photos/<file>`). */
+export interface PartnerImage {
+  file: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * The partner a site advertises in its live-cam block (HON-01, LND-05): the block shows the partner's own
+ * images, labelled as its advertisement, and links to it. Without a row (or images) the block is not shown.
+ */
+export const sitePartners = pgTable('site_partners', {
+  siteId: integer('site_id')
+    .primaryKey()
+    .references(() => sites.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  /** The partner's link with the site's tracking, as the partner gave it (https). */
+  url: text('url').notNull(),
+  images: jsonb('images').$type<PartnerImage[]>().notNull().default([]),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -13,7 +13,7 @@ export interface SignupFormProps {
   /** Latest allowed birth date (yyyy-mm-dd) for the date input's max. */
   maxBirthDate: string;
   member?: { id: number; name: string } | undefined;
-  initial?: Partial<Record<'email' | 'name' | 'date_of_birth' | 'gender' | 'looking_for' | 'signup_message', string>>;
+  initial?: Partial<Record<'email' | 'name' | 'date_of_birth' | 'gender' | 'looking_for' | 'signup_message' | 'public_profile', string>>;
   /** Field → message, from a post without JavaScript. */
   errors?: Record<string, string>;
   suggestion?: string | null;
@@ -37,6 +37,8 @@ export default function SignupForm(props: SignupFormProps) {
     looking_for: props.initial?.looking_for ?? 'female',
     signup_message: props.initial?.signup_message ?? '',
   });
+  // HON-02: asked, never assumed: off unless the visitor ticks it.
+  const [publicProfile, setPublicProfile] = useState(props.initial?.public_profile === '1');
   const [errors, setErrors] = useState<Record<string, string>>(props.errors ?? {});
   const [suggestion, setSuggestion] = useState<string | null>(props.suggestion ?? null);
   const [status, setStatus] = useState<Status>('idle');
@@ -53,6 +55,8 @@ export default function SignupForm(props: SignupFormProps) {
       if (el && 'value' in el && el.value !== values[key]) typed[key] = el.value;
     }
     if (Object.keys(typed).length > 0) setValues((v) => ({ ...v, ...typed }));
+    const box = form.elements.namedItem('public_profile') as HTMLInputElement | null;
+    if (box && box.checked !== publicProfile) setPublicProfile(box.checked);
     // Only once, right after hydration.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -72,7 +76,7 @@ export default function SignupForm(props: SignupFormProps) {
       const res = await fetch('/api/signup.php', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-        body: JSON.stringify({ ...values, ...(props.member ? { member_id: props.member.id } : {}) }),
+        body: JSON.stringify({ ...values, public_profile: publicProfile, ...(props.member ? { member_id: props.member.id } : {}) }),
       });
       if (res.status === 201) {
         window.location.assign(props.next ?? '/complete-signup');
@@ -165,6 +169,11 @@ export default function SignupForm(props: SignupFormProps) {
           <input type="hidden" name="member_id" value={props.member.id} />
         </div>
       )}
+      <div className="form-check mb-2">
+        <input className="form-check-input" type="checkbox" id={`${id}-public_profile`} name="public_profile" value="1" checked={publicProfile} onChange={(e) => setPublicProfile(e.target.checked)} aria-describedby={`${id}-public_profile-help`} />
+        <label className="form-check-label" htmlFor={`${id}-public_profile`}>{t('public_profile')}</label>
+        <div className="form-text" id={`${id}-public_profile-help`}>{t('public_profile_help')}</div>
+      </div>
       <p className="small text-body-secondary">{t('terms', { min_age: props.minAge })}</p>
       <button className="btn btn-primary w-100" type="submit" disabled={status === 'busy'}>
         {status === 'busy' ? t('busy') : t('submit')}

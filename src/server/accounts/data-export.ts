@@ -27,6 +27,8 @@ export interface UserDataExport {
     credits: number;
     paid_user: boolean;
     invisible: boolean;
+    /** HON-02: shown on the public pages (first name, age, city, main photo). */
+    public_profile: boolean;
     notifications_disabled: string[];
     tracking: Record<string, string> | null;
     signup_message: string | null;
@@ -98,6 +100,7 @@ export async function exportUserData(db: Db, site: Site, userId: number, now: Da
       credits: user.credits,
       paid_user: user.paidUser,
       invisible: user.invisible,
+      public_profile: user.publicProfile,
       notifications_disabled: user.notificationsDisabled,
       tracking: user.tracking,
       signup_message: user.signupMessage,

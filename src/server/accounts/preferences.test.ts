@@ -34,7 +34,7 @@ let counter = 0;
 async function member() {
   const [user] = await database.db
     .insert(users)
-    .values({ siteId, email: `prefs-${++counter}@example.com`, passwordHash: hash, status: 'active', language: 'en', emailConfirmedAt: clock.now() })
+    .values({ siteId, email: `prefs-${++counter}@example.com`, passwordHash: hash, status: 'active', language: 'en', emailConfirmedAt: clock.now(), publicProfile: true })
     .returning({ id: users.id });
   await database.db.insert(profiles).values({ userId: user!.id, siteId, name: `Pref${counter}`, gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
   return user!.id;

@@ -122,6 +122,20 @@ export async function setInvisible(deps: Pick<Deps, 'db'> & { bus: EventBus }, u
   if (row) await deps.bus.publish('site.content_changed', { siteId: row.siteId });
 }
 
+/**
+ * HON-02: whether the public pages (landing, landers, member landings) may show the member by first name,
+ * age, city and approved main photo. Every process drops the site's public pages at once.
+ */
+export async function setPublicProfile(deps: Pick<Deps, 'db'> & { bus: EventBus }, userId: number, on: boolean): Promise<void> {
+  const [row] = await deps.db.update(users).set({ publicProfile: on }).where(eq(users.id, userId)).returning({ siteId: users.siteId });
+  if (row) await deps.bus.publish('site.content_changed', { siteId: row.siteId });
+}
+
+export async function publicProfileOf(deps: Pick<Deps, 'db'>, userId: number): Promise<boolean> {
+  const [row] = await deps.db.select({ on: users.publicProfile }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.on ?? false;
+}
+
 /** Read receipts and typing (CHT-10): whether the member sends them to the people they chat with. */
 export async function setChatSignals(deps: Pick<Deps, 'db'>, userId: number, on: boolean): Promise<void> {
   await deps.db.update(users).set({ chatSignals: on }).where(eq(users.id, userId));

@@ -26,6 +26,11 @@ export const signupSchema = z.object({
   looking_for: z.enum(['male', 'female', 'both']),
   signup_message: z.string().trim().max(500).optional().default(''),
   member_id: z.coerce.number().int().positive().optional(),
+  /** HON-02: shown on the public pages by first name, age, city and main photo; asked at signup, off unless chosen. */
+  public_profile: z
+    .union([z.boolean(), z.string().max(5)])
+    .optional()
+    .transform((v) => v === true || v === '1' || v === 'on' || v === 'true'),
 });
 export type SignupInput = z.input<typeof signupSchema>;
 
@@ -154,6 +159,7 @@ export async function signup(ctx: SignupContext, raw: SignupInput): Promise<Sign
           tracking: ctx.tracking,
           signupMessage: input.signup_message || null,
           signupMemberId: memberId,
+          publicProfile: input.public_profile,
           signupDate: now,
           credits: 0,
         })

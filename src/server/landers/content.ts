@@ -1,5 +1,7 @@
 /**
- * What the landers show (LND-01, LND-03, LND-05): a site's active members with a public photo, its
+ * What the landers show (LND-01, LND-03, LND-05): a site's active members with a public photo who chose
+ * to be shown on the public pages, and fictional profiles (HON-02: of a real member only first name, age,
+ * place and the approved main photo; never their about-me, interests or other photos), its
  * regions with member counts for the map, how many members share each interest, and one member for the
  * member landings. Only active, visible members of the site itself and only public photos (active,
  * not premium) ever reach a lander, so nothing here can leak a locked image (MEM-04).
@@ -12,6 +14,7 @@ import type { Clock } from '../clock';
 import type { Niche } from '../../shared/settings';
 import { ageOn } from '../members/listing';
 import { bornBy, NICHE_FOCUS, type NicheFocus } from './niche';
+import { shownInPublic } from '../members/visibility';
 
 export interface LanderPhoto {
   /** File names in the photo store, served at `/photos/<name>`. */
@@ -48,7 +51,7 @@ export interface RegionDot {
 /** What one site's landers share, loaded once a minute per site (see `landerContent`). */
 export interface LanderContent {
   members: LanderMember[];
-  /** Active members in total and those seen in the last 24 hours. */
+  /** Active members in total and the real members seen in the last 24 hours. */
   total: number;
   activeToday: number;
   /** Members per interest key, over every active member of the site. */
@@ -99,8 +102,10 @@ function toMember(row: MemberRow, now: Date): LanderMember {
     gender: row.gender,
     place: row.city ?? row.region ?? row.country,
     country: row.country,
-    about: row.about,
-    interests: row.interests,
+    // HON-02: a real member's own words and interests stay inside the members area; a fictional profile's
+    // (marketing, always labelled) may fill a lander.
+    about: row.fictional ? row.about : '',
+    interests: row.fictional ? row.interests : [],
     fictional: row.fictional,
     lastActiveAt: row.lastActiveAt,
     photo: row.main && row.thumb ? { main: row.main, thumb: row.thumb, width: row.width ?? 480, height: row.height ?? 600 } : null,
@@ -114,6 +119,11 @@ function visibleMemberOf(siteId: number) {
   return and(eq(profiles.siteId, siteId), eq(profiles.status, 'active'), eq(users.status, 'active'), eq(users.invisible, false));
 }
 
+/** A member a public page may show by name (HON-02): visible, and shown in public by their own choice or fictional. */
+function publicMemberOf(siteId: number) {
+  return and(visibleMemberOf(siteId), shownInPublic);
+}
+
 /** The most recently active members of a site that have a public main photo. */
 export async function listLanderMembers(db: Db, options: { siteId: number; now: Date; limit?: number; niche?: number }): Promise<LanderMember[]> {
   const limit = Math.min(Math.max(options.limit ?? 24, 1), 60);
@@ -124,7 +134,7 @@ export async function listLanderMembers(db: Db, options: { siteId: number; now: 
       .innerJoin(users, eq(users.id, profiles.userId))
       .innerJoin(photos, and(eq(photos.id, profiles.mainPhotoId), publicPhoto))
       .leftJoin(regions, eq(regions.id, profiles.regionId))
-      .where(and(visibleMemberOf(options.siteId), where))
+      .where(and(publicMemberOf(options.siteId), where))
       .orderBy(desc(profiles.lastActiveAt), desc(users.id))
       .limit(limit);
   // The niche's own members first (SITE-03), then, if they are too few, everyone else.
@@ -159,12 +169,13 @@ export async function countInterests(db: Db, siteId: number): Promise<Record<str
   return Object.fromEntries(rows.map((r) => [r.interest, r.n]));
 }
 
-/** Active members of a site, and those active since `since`. */
+/** Active members of a site, and the real members active since `since`. */
 export async function countMembers(db: Db, siteId: number, since: Date): Promise<{ total: number; activeSince: number }> {
   const [row] = await db
     .select({
       total: sql<number>`count(*)::int`,
-      activeSince: sql<number>`(count(*) filter (where ${gt(profiles.lastActiveAt, since)}))::int`,
+      // Real members only: a fictional profile's activity is not a member's (HON-01).
+      activeSince: sql<number>`(count(*) filter (where ${and(gt(profiles.lastActiveAt, since), eq(profiles.fictional, false))}))::int`,
     })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
@@ -202,16 +213,18 @@ export async function loadLanderMember(
     .innerJoin(users, eq(users.id, profiles.userId))
     .leftJoin(photos, and(eq(photos.id, profiles.mainPhotoId), publicPhoto))
     .leftJoin(regions, eq(regions.id, profiles.regionId))
-    .where(and(eq(users.id, options.memberId), visibleMemberOf(options.siteId)))
+    .where(and(eq(users.id, options.memberId), publicMemberOf(options.siteId)))
     .limit(1);
   if (!row) return null;
+  const member = toMember(row, options.now);
+  // HON-02: of a real member the public pages show the approved main photo only.
+  if (!row.fictional) return { ...member, photos: member.photo ? [member.photo] : [] };
   const gallery = await db
     .select({ main: photos.filename, thumb: photos.thumbFilename, width: photos.width, height: photos.height })
     .from(photos)
     .where(and(eq(photos.userId, options.memberId), publicPhoto))
     .orderBy(asc(photos.id))
     .limit(6);
-  const member = toMember(row, options.now);
   // The main photo first, then the others in upload order.
   const others = gallery.filter((p) => p.main !== member.photo?.main);
   return { ...member, photos: member.photo ? [member.photo, ...others] : others };
@@ -240,13 +253,4 @@ export function landerContent(deps: { db: Db; cache: TtlCache; clock: Clock }, s
 /** Regions with member counts for the map lander, cached like `landerContent`. */
 export function landerRegions(deps: { db: Db; cache: TtlCache }, siteId: number, country: string): Promise<RegionDot[]> {
   return deps.cache.get(`landers:${siteId}:regions:${country}`, CONTENT_TTL_MS, () => listRegionDots(deps.db, { siteId, country }));
-}
-
-/** How recently a member was active, as a lander shows it. */
-export function presence(lastActiveAt: Date, now: Date): 'online' | 'today' | 'week' | 'earlier' {
-  const ago = now.getTime() - lastActiveAt.getTime();
-  if (ago <= 30 * 60 * 1000) return 'online';
-  if (ago <= DAY_MS) return 'today';
-  if (ago <= 7 * DAY_MS) return 'week';
-  return 'earlier';
 }

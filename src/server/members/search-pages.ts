@@ -99,7 +99,7 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
     // An expired page is served while one request searches again (no stampede of waiting requests); the
     // rendered HTML carries over when the search found the same rows.
     const shared = await options.cache.get<SharedRows>(key, options.ttlMs, async (previous) => {
-      const rows = await searchQuery(req.db, { siteId: req.site.id, userId: null }, narrowing, req.now, cursor, limit);
+      const rows = await searchQuery(req.db, { siteId: req.site.id, userId: null, everyone: true }, narrowing, req.now, cursor, limit);
       const full = rows.length === limit;
       if (previous && previous.full === full && sameRows(previous.rows, rows)) return { rows: previous.rows, full, html: previous.html };
       return { rows, full, html: new Map() };
@@ -146,12 +146,13 @@ export function sameRows(a: readonly SearchRow[], b: readonly SearchRow[]): bool
 
 /**
  * Which of the shared `rows` (listed to a visitor when they were read, and dropped when one of them went
- * invisible, was deleted or disabled) may be listed to `viewer`, without a query: all of them for a
- * visitor; for a member whose blocks (either way) are known, those that are neither the member nor
- * blocked. Null when the member's blocks are not known.
+ * invisible, was deleted or disabled) may be listed to `viewer`, without a query: for a member whose
+ * blocks (either way) are known, those that are neither the member nor blocked. Null when the member's
+ * blocks are not known, and for a visitor, who sees only the members shown in public (HON-02).
  */
 export function listedToKnownViewer(viewer: Viewer, blocked: ReadonlySet<number> | null, rows: readonly { id: number }[]): Set<number> | null {
-  if (viewer.userId === null) return new Set(rows.map((row) => row.id));
+  // A visitor sees only the members shown in public (HON-02): the database says which.
+  if (viewer.userId === null) return null;
   if (blocked === null) return null;
   return new Set(rows.filter((row) => row.id !== viewer.userId && !blocked.has(row.id)).map((row) => row.id));
 }

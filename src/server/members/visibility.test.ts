@@ -24,7 +24,7 @@ let counter = 0;
 async function member(site = siteId, extra: Partial<typeof users.$inferInsert> = {}) {
   const [user] = await kit.db
     .insert(users)
-    .values({ siteId: site, email: `vis-${++counter}@example.com`, status: 'active', language: 'nl', emailConfirmedAt: clock.now(), ...extra })
+    .values({ siteId: site, email: `vis-${++counter}@example.com`, status: 'active', language: 'nl', emailConfirmedAt: clock.now(), publicProfile: true, ...extra })
     .returning({ id: users.id });
   await kit.db.insert(profiles).values({ userId: user!.id, siteId: site, name: `Vis${counter}`, gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
   return user!.id;
@@ -63,5 +63,18 @@ describe('who is listed to whom', () => {
       expect(await listed(viewer, id)).toBe(false);
     }
     expect(await isListedTo(kit.db, v, visible)).toBe(true);
+  });
+
+  it('HON-02 a visitor is shown only members who chose the public pages, and fictional profiles; members see everyone listed', async () => {
+    const viewer = await member();
+    const chose = await member();
+    const private_ = await member(siteId, { publicProfile: false });
+    const fictional = await member(siteId, { publicProfile: false, role: 'fictional' });
+    await kit.db.update(profiles).set({ fictional: true }).where(eq(profiles.userId, fictional));
+    const visitor = { siteId, userId: null };
+    expect(await isListedTo(kit.db, visitor, chose)).toBe(true);
+    expect(await isListedTo(kit.db, visitor, private_)).toBe(false);
+    expect(await isListedTo(kit.db, visitor, fictional)).toBe(true);
+    for (const id of [chose, private_, fictional]) expect(await isListedTo(kit.db, { siteId, userId: viewer }, id), `member ${id}`).toBe(true);
   });
 });

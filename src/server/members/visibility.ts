@@ -4,12 +4,13 @@
  *
  * A member is listed to a viewer when the profile belongs to the viewer's site, the profile is active
  * (not disabled), the account is active (not deleted, not unconfirmed), not invisible, is not the viewer,
- * and neither has blocked the other (BLK-01). Visitors (no viewer) see the first four conditions only.
+ * and neither has blocked the other (BLK-01). Visitors (no viewer) see the first four conditions, and only
+ * members who chose to be shown on the public pages, or fictional profiles (HON-02).
  *
  * The conditions are SQL over `profiles` joined to `users` on `users.id = profiles.user_id`, so a query
  * adds them with `.where(and(listedTo(...), ...))` and the database, not the page, filters.
  */
-import { and, eq, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, ne, or, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { blocks, profiles, users } from '../../db/schema';
 import { preparedOn } from '../../db/prepared';
@@ -18,6 +19,11 @@ export interface Viewer {
   siteId: number;
   /** The viewing member, or null for a visitor. */
   userId: number | null;
+  /**
+   * With `userId` null: every member listed to someone, not only those shown in public (HON-02). Only the
+   * shared search pages' base query asks this (search-pages.ts); each viewer's page is then filtered.
+   */
+  everyone?: boolean;
 }
 
 /**
@@ -29,6 +35,9 @@ export interface ViewerParams {
   userId: number | Placeholder | AnyColumn | null;
 }
 
+/** SQL: the member lets the public pages show them (HON-02), or the profile is fictional (always labelled). */
+export const shownInPublic: SQL = or(eq(profiles.fictional, true), eq(users.publicProfile, true)) as SQL;
+
 /** SQL: the profile (joined with its user) may be listed to `viewer`. */
 export function listedTo(viewer: Viewer | ViewerParams): SQL {
   const conditions: SQL[] = [
@@ -39,6 +48,9 @@ export function listedTo(viewer: Viewer | ViewerParams): SQL {
   ];
   if (viewer.userId !== null) {
     conditions.push(ne(users.id, viewer.userId), notBlockedBetween(viewer.userId, users.id));
+  } else if (!('everyone' in viewer && viewer.everyone)) {
+    // HON-02: a visitor sees only the members who let the public pages show them, and fictional profiles.
+    conditions.push(shownInPublic);
   }
   return and(...conditions) as SQL;
 }

@@ -10,6 +10,7 @@
 import { and, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { conversations, messages, photos, users } from '../../db/schema';
+import { isPartnerImage } from '../sites/partners';
 
 export type PhotoAccess = { type: 'public' } | { type: 'private' } | { type: 'denied' };
 
@@ -27,7 +28,11 @@ export async function photoAccess(db: Db, name: string, siteId: number, viewer: 
     .innerJoin(users, eq(users.id, photos.userId))
     .where(or(eq(photos.filename, name), eq(photos.thumbFilename, name), eq(photos.blurredFilename, name)))
     .limit(1);
-  if (!photo) return chatPhotoAccess(db, name, siteId, viewer);
+  if (!photo) {
+    // A partner's advertisement image (HON-01): public under its site's host.
+    if (/-partner\d+-/.test(name) && (await isPartnerImage(db, siteId, name))) return { type: 'public' };
+    return chatPhotoAccess(db, name, siteId, viewer);
+  }
   if (photo.status === 'removed' || photo.siteId !== siteId) return { type: 'denied' };
   if (photo.blurred === name) return photo.status === 'active' ? { type: 'public' } : { type: 'denied' };
   const owner = viewer?.id === photo.userId;

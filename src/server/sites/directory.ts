@@ -5,6 +5,7 @@
  * at once (createAppContext wires it); the TTL only bounds changes made behind the app's back
  * (docs/decisions/016-settings-cache-and-invalidation.md).
  */
+import { loadPartner, type SitePartner } from './partners';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, siteHosts, sites } from '../../db/schema';
@@ -22,6 +23,8 @@ export interface Site {
   company: CompanyInfo;
   /** Every text of the site per language, its own (domain_language) text included (localiseSite in ./texts.ts). */
   texts: SiteTexts;
+  /** The partner its live-cam block advertises (HON-01), or null: then the block is not shown. */
+  partner: SitePartner | null;
 }
 
 export class SiteNotConfiguredError extends Error {
@@ -144,7 +147,8 @@ export class SiteDirectory {
     if (this.options.pushPublicKey !== undefined) raw.push_public_key = this.options.pushPublicKey;
     const settings = settingsSchema.parse(raw);
     const translations = siteTextTranslationsSchema.parse(row.site.texts);
-    return { settings, company: companyInfoSchema.parse(companyRowToInfo(row.company)), texts: siteTextsOf(settings, translations) };
+    const partner = await loadPartner(this.db, siteId);
+    return { settings, company: companyInfoSchema.parse(companyRowToInfo(row.company)), texts: siteTextsOf(settings, translations), partner };
   }
 }
 

@@ -4,16 +4,16 @@
  * back to its section with a `saved` notice.
  */
 import { requestEmailChange } from '../../accounts/email-change';
-import { changePassword, setChatSignals, setInvisible } from '../../accounts/preferences';
+import { changePassword, setChatSignals, setPublicProfile, setInvisible } from '../../accounts/preferences';
 import type { CurrentUser } from '../../members/account';
 import type { RequestContext } from '../../request-context';
 import { invalid, redirect, translateFields, type MultiActionSpec } from '../form-action';
 
 /** The forms on the page, as named by the posted `form` field. */
-export type SettingsFormName = 'email' | 'password' | 'invisible' | 'chat_signals';
+export type SettingsFormName = 'email' | 'password' | 'invisible' | 'chat_signals' | 'public_profile';
 
 /** The notices a successful post returns with (`?saved=`). */
-export const SETTINGS_SAVED = ['email', 'password', 'invisible_on', 'invisible_off', 'chat_signals_on', 'chat_signals_off'] as const;
+export const SETTINGS_SAVED = ['email', 'password', 'invisible_on', 'invisible_off', 'chat_signals_on', 'chat_signals_off', 'public_profile_on', 'public_profile_off'] as const;
 export type SettingsSaved = (typeof SETTINGS_SAVED)[number];
 
 /** The actions of the settings page for the signed-in `user`. */
@@ -45,6 +45,14 @@ export function settingsForm(ctx: Pick<RequestContext, 'app' | 'site' | 't' | 's
         const on = value === '1';
         await setInvisible(app, user.id, on);
         return redirect(`/settings?saved=${on ? 'invisible_on' : 'invisible_off'}#invisible`);
+      },
+      // HON-02: shown on the public pages by first name, age, city and main photo, or not.
+      public_profile: async (form) => {
+        const value = form.text('public_profile');
+        if (value !== '1' && value !== '0') return invalid(400, { formError: t('errors:invalid_choice') });
+        const on = value === '1';
+        await setPublicProfile(app, user.id, on);
+        return redirect(`/settings?saved=${on ? 'public_profile_on' : 'public_profile_off'}#public-profile`);
       },
       // Read receipts and typing (CHT-10): off sends neither, in every conversation.
       chat_signals: async (form) => {

@@ -9,7 +9,7 @@ import type { RequestContext } from '../../request-context';
 import { invalid, redirect, translateFields, type SingleActionSpec } from '../form-action';
 
 /** The fields a refused signup fills in again (never the password). */
-export const SIGNUP_ECHO_FIELDS = ['email', 'name', 'date_of_birth', 'gender', 'looking_for', 'signup_message'] as const;
+export const SIGNUP_ECHO_FIELDS = ['email', 'name', 'date_of_birth', 'gender', 'looking_for', 'signup_message', 'public_profile'] as const;
 
 /** What a refused signup shows again. */
 export interface SignupEcho {
