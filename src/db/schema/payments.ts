@@ -70,7 +70,7 @@ export const payments = pgTable(
   ],
 );
 
-export type DiscountKind = 'welcome' | 'code' | 'time_bonus';
+export type DiscountKind = 'welcome' | 'code' | 'time_bonus' | 'retention';
 
 /** Discount codes a site hands out (CRD-06); the welcome and time-bonus codes are rows here too. */
 export const discountCodes = pgTable(
@@ -82,6 +82,8 @@ export const discountCodes = pgTable(
     code: text('code').notNull(),
     kind: text('kind').$type<DiscountKind>().notNull().default('code'),
     percent: smallint('percent').notNull(),
+    /** A personal code: only this member may use it (the retention discount of the delete page, HON-03). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
     /** Only for a member's first purchase (the welcome code). */
     firstPurchaseOnly: boolean('first_purchase_only').notNull().default(false),
     minimumOrderCents: integer('minimum_order_cents').notNull().default(0),
@@ -92,7 +94,9 @@ export const discountCodes = pgTable(
   (t) => [
     uniqueIndex('discount_codes_code').on(sql`upper(${t.code})`),
     check('discount_codes_percent', sql`${t.percent} between 1 and 90`),
-    check('discount_codes_kind', sql`${t.kind} in ('welcome', 'code', 'time_bonus')`),
+    check('discount_codes_kind', sql`${t.kind} in ('welcome', 'code', 'time_bonus', 'retention')`),
+    /** One retention discount per member, ever (HON-03): choosing it twice issues it once. */
+    uniqueIndex('discount_codes_retention_member').on(t.userId).where(sql`${t.kind} = 'retention'`),
   ],
 );
 

@@ -126,3 +126,20 @@ export const sitePartners = pgTable('site_partners', {
   images: jsonb('images').$type<PartnerImage[]>().notNull().default([]),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Figures computed from a site's own data by a nightly job (HON-03), each with the basis it was computed
+ * on (counts, window): a claim on screen shows one of these, or nothing.
+ */
+export const siteFigures = pgTable(
+  'site_figures',
+  {
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: jsonb('value').$type<Record<string, number>>().notNull(),
+    computedAt: timestamp('computed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('site_figures_site_key').on(t.siteId, t.key)],
+);

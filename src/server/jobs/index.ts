@@ -8,6 +8,7 @@ import { pruneThrottle } from '../auth/throttle';
 import { eraseDeletedAccounts } from './erase-deleted';
 import { reconcilePendingPayments } from './reconcile-payments';
 import { sendUnreadReminders } from './unread-reminders';
+import { refreshPremiumFigures } from '../credits/premium-figure';
 import type { Mailer } from '../mail/mailer';
 import type { SiteDirectory } from '../sites/directory';
 import { lockFor, startScheduler, type ScheduledJob, type Scheduler } from './scheduler';
@@ -34,6 +35,8 @@ export function appJobs(app: JobDeps): ScheduledJob[] {
     { name: 'prune-login-throttle', run: () => pruneThrottle({ db: app.db, clock: app.clock }) },
     // Members with messages waiting since the quiet time get one mail a day at most (issue 10).
     { name: 'chat-unread-reminders', run: () => sendUnreadReminders(app, { quietMinutes: app.config.CHAT_REMINDER_QUIET_MINUTES }) },
+    // The premium claim's figure per site, from its own data, once a day (HON-03).
+    { name: 'premium-figures', run: () => refreshPremiumFigures(app) },
   ];
 }
 

@@ -5,6 +5,10 @@
  * - Welcome code: WELCOME25 (25%) on the first purchase, for 7 days after signup.
  * - The active discount is the time bonus if present, else the welcome code.
  * - Other codes are rows of `discount_codes`, each usable once per member.
+ * - The retention discount (HON-03): a member who chooses the delete page's offer instead of leaving gets a
+ *   personal code (`discount_codes` kind 'retention', theirs only), once per member; it applies by itself
+ *   to their next purchase until a paid payment has used it. When several discounts are open, the member
+ *   gets the largest (one discount per purchase); the others stay for a later one.
  * - One-use offers are reserved by the payment that starts with them and redeemed when it is paid
  *   (`discount_reservations`, SEC-16): the time bonus, the welcome code and first-purchase codes share
  *   the member's one `first_purchase` offer; a code is the offer `code:<id>`. See {@link offersOf}.
@@ -78,7 +82,7 @@ export interface UsableDiscount {
 }
 
 export function offersOf(discount: Discount, code?: { id: number; firstPurchaseOnly: boolean }): string[] {
-  if (discount.kind !== 'code' || !code) return [FIRST_PURCHASE_OFFER];
+  if ((discount.kind !== 'code' && discount.kind !== 'retention') || !code) return [FIRST_PURCHASE_OFFER];
   return code.firstPurchaseOnly ? [codeOffer(code.id), FIRST_PURCHASE_OFFER] : [codeOffer(code.id)];
 }
 
@@ -111,14 +115,40 @@ export async function checkCode(db: Reader, input: { member: DiscountMember; sit
     .from(discountCodes)
     .where(and(sql`upper(${discountCodes.code}) = ${code}`, or(isNull(discountCodes.siteId), eq(discountCodes.siteId, input.siteId))))
     .limit(1);
-  if (!row || row.kind !== 'code') return { ok: false, reason: 'discount_not_found' };
+  // A personal code (the retention discount) is its member's only: to anyone else it does not exist.
+  if (!row || !(row.kind === 'code' || (row.kind === 'retention' && row.userId === input.member.id))) return { ok: false, reason: 'discount_not_found' };
   if (row.firstPurchaseOnly && input.member.paid_user) return { ok: false, reason: 'discount_already_used' };
-  const discount: Discount = { code, percent: row.percent, kind: 'code', expires_at: row.validUntil?.toISOString() ?? null };
+  const discount: Discount = { code, percent: row.percent, kind: row.kind === 'retention' ? 'retention' : 'code', expires_at: row.validUntil?.toISOString() ?? null };
   const offers = offersOf(discount, row);
   if (await redeemed(db, input.member.id, offers)) return { ok: false, reason: 'discount_already_used' };
   const now = input.now.getTime();
   if ((row.validFrom && now < row.validFrom.getTime()) || (row.validUntil && now >= row.validUntil.getTime())) return { ok: false, reason: 'discount_expired' };
   return { ok: true, discount, offers };
+}
+
+/** The member's retention code (HON-03) while no paid payment has used it, with the offer it reserves. */
+export async function retentionDiscount(db: Reader, memberId: number): Promise<UsableDiscount | null> {
+  const [row] = await db
+    .select()
+    .from(discountCodes)
+    .where(and(eq(discountCodes.kind, 'retention'), eq(discountCodes.userId, memberId)))
+    .limit(1);
+  if (!row) return null;
+  const offers = [codeOffer(row.id)];
+  if (await redeemed(db, memberId, offers)) return null;
+  return { discount: { code: row.code, percent: row.percent, kind: 'retention', expires_at: null }, offers };
+}
+
+/**
+ * The discount a purchase without a typed code gets: the largest of the active one (CRD-07) and the
+ * member's retention code (HON-03); on a tie the one that ends, so the other is kept for later.
+ */
+export async function memberDiscount(db: Reader, member: DiscountMember, now: Date): Promise<UsableDiscount | null> {
+  const active = activeUsableDiscount(member, now);
+  const retention = await retentionDiscount(db, member.id);
+  if (!retention) return active;
+  if (!active) return retention;
+  return retention.discount.percent > active.discount.percent ? retention : active;
 }
 
 /** Whether a paid payment of the member has used one of `offers`. */

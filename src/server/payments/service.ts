@@ -28,7 +28,7 @@ import type { Clock } from '../clock';
 import { grant, spend, type DbTransaction, type LedgerExecutor } from '../credits/ledger';
 import { directDebitLimitReached, type DirectDebitLimit } from '../directdebit/limit';
 import type { Logger } from '../logger';
-import { activeUsableDiscount, checkCode, discountCents, type Discount, type DiscountMember, type DiscountRefusal, type UsableDiscount } from './discounts';
+import { checkCode, memberDiscount, discountCents, type Discount, type DiscountMember, type DiscountRefusal, type UsableDiscount } from './discounts';
 import { ProviderError, type PaymentMethod, type PaymentProvider, type WebhookRequest } from './provider';
 import type { PaymentProviders } from './registry';
 
@@ -128,8 +128,8 @@ export async function resolveDiscount(
     const checked = await checkCode(db, { member: input.member, siteId: input.siteId, code: input.code, now: input.now });
     return checked.ok ? { ok: true, discount: checked.discount, offers: checked.offers } : checked;
   }
-  const active: UsableDiscount | null = activeUsableDiscount(input.member, input.now);
-  return { ok: true, discount: active?.discount ?? null, offers: active?.offers ?? [] };
+  const best: UsableDiscount | null = await memberDiscount(db, input.member, input.now);
+  return { ok: true, discount: best?.discount ?? null, offers: best?.offers ?? [] };
 }
 
 /** The advisory-lock space of members' payments (pg_advisory_xact_lock(space, member id)); any fixed int4. */

@@ -10,7 +10,7 @@ import type { Site } from '../sites/directory';
 import { localiseSite } from '../sites/texts';
 import { SESSION_TTL_MS } from '../auth/sessions';
 import { ENTRY_COOKIE_MAX_AGE } from '../web/entry';
-import { DELETE_GRACE_DAYS, FREE_CONVERSATION_LIMIT, FREE_PHOTO_LIMIT, PREMIUM_CLAIM_PERCENT, PREMIUM_PHOTO_LIMIT } from '../credits/premium';
+import { DELETE_GRACE_DAYS, FREE_CONVERSATION_LIMIT, FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from '../credits/premium';
 
 export const STATIC_PAGES = ['ban', 'cookies', 'faq', 'privacy', 'return-policy', 'service', 'terms'] as const;
 export type StaticPageSlug = (typeof STATIC_PAGES)[number];
@@ -92,7 +92,6 @@ export const PLACEHOLDERS = [
   'free_photos',
   'premium_photos',
   'free_conversations',
-  'premium_claim',
   'session_days',
   'lang_days',
   'entry_days',
@@ -129,7 +128,6 @@ export function placeholderValues(site: Site, lang: Language): Record<Placeholde
     free_photos: String(FREE_PHOTO_LIMIT),
     premium_photos: String(PREMIUM_PHOTO_LIMIT),
     free_conversations: String(FREE_CONVERSATION_LIMIT),
-    premium_claim: `${PREMIUM_CLAIM_PERCENT}%`,
     session_days: String(COOKIE_LIFETIME_DAYS.session),
     lang_days: String(COOKIE_LIFETIME_DAYS.lang),
     entry_days: String(COOKIE_LIFETIME_DAYS.entry_ok),
