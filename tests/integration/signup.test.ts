@@ -1,7 +1,7 @@
 /** Signup and activation over HTTP against the built server and a real database. */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sites, users } from '../../src/db/schema';
+import { messages, profiles, sites, users } from '../../src/db/schema';
 import { startTestServer, type TestServer } from '../setup/server';
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
@@ -170,5 +170,79 @@ describe('signup over HTTP', () => {
     const member = await server.request('/members', { cookies: { lang: 'en', session: login.setCookies.session!.value } });
     expect(member.status).toBe(200);
     expect(member.text).not.toMatch(/SignupModal/);
+  });
+
+  describe('SIGN-07 the first message written at signup', () => {
+    /** A real, confirmed member of site 1 to sign up for, and the new member's signup with a first message. */
+    const target = async (skip = 0) => {
+      const [row] = await server.booted.app.db
+        .select({ id: users.id })
+        .from(users)
+        .innerJoin(profiles, eq(profiles.userId, users.id))
+        .where(and(eq(users.siteId, 1), eq(users.role, 'member'), eq(users.status, 'active'), eq(profiles.status, 'active'), eq(users.invisible, false)))
+        .orderBy(users.id)
+        .offset(skip)
+        .limit(1);
+      return row!.id;
+    };
+    const signUpFor = async (memberId: number, email: string, message: string) => {
+      const res = await server.request('/api/signup.php', { method: 'POST', headers: XHR, cookies: { lang: 'en' }, body: { ...good, email, name: 'Sanne', member_id: memberId, signup_message: message } });
+      expect(res.status).toBe(201);
+      const [mail] = await server.booted.app.mailer.recent(1, email);
+      const link = /http:\/\/localhost:\d+(\/activate\/done\?token=[\w-]+)/.exec(mail!.text)![1]!;
+      const [me] = await server.booted.app.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+      return { session: res.setCookies.session!.value, link, id: me!.id };
+    };
+    const sentBetween = (from: number, to: number) =>
+      server.booted.app.db.select({ body: messages.body, credits: messages.credits }).from(messages).where(and(eq(messages.senderId, from), eq(messages.recipientId, to)));
+
+    it('SIGN-07 is delivered once the e-mail is confirmed, paid from the signup credits, and the new member lands in that chat', async () => {
+      const memberId = await target();
+      const { session, link, id } = await signUpFor(memberId, 'sanne-1@example.com', 'Hoi! Leuk profiel, zin in een praatje?');
+      // Not before the confirmation.
+      expect(await sentBetween(id, memberId)).toEqual([]);
+      const settings = (await server.request('/api/settings.php')).json();
+      const done = await server.request(link, { cookies: { lang: 'en', session } });
+      expect(done.status).toBe(303);
+      expect(done.headers.location).toBe(`/members/${memberId}/chat`);
+      expect(await sentBetween(id, memberId)).toEqual([{ body: 'Hoi! Leuk profiel, zin in een praatje?', credits: settings.message_credits }]);
+      const me = (await server.request('/api/user.php', { cookies: { session } })).json();
+      expect(me.credits).toBe(settings.signup_credits - settings.message_credits);
+      // The chat opens on the conversation with it.
+      const chat = await server.request(done.headers.location as string, { cookies: { lang: 'en', session } });
+      expect(chat.status).toBe(302);
+      const conversation = await server.request(chat.headers.location as string, { cookies: { lang: 'en', session } });
+      expect(conversation.text).toContain('Hoi! Leuk profiel, zin in een praatje?');
+      // Confirming again (a used link) sends nothing more.
+      await server.request(link, { cookies: { lang: 'en', session } });
+      expect(await sentBetween(id, memberId)).toHaveLength(1);
+    });
+
+    it('SIGN-07 without enough credits it waits as a draft in that chat, with the reason; a member who cannot be written to drops it', async () => {
+      const memberId = await target(1);
+      const { session, link, id } = await signUpFor(memberId, 'sanne-2@example.com', 'Zullen we eens afspreken?');
+      await server.booted.app.db.update(users).set({ credits: 0 }).where(eq(users.id, id));
+      // Confirmed in another browser: to the login, then that chat.
+      const done = await server.request(link, { cookies: { lang: 'en' } });
+      expect(done.headers.location).toBe(`/login?next=${encodeURIComponent(`/members/${memberId}/chat`)}`);
+      expect(await sentBetween(id, memberId)).toEqual([]);
+      const chat = await server.request(`/members/${memberId}/chat`, { cookies: { lang: 'en', session } });
+      expect(chat.status).toBe(200);
+      expect(chat.text).toMatch(/<textarea[^>]*name="body"[^>]*>Zullen we eens afspreken\?<\/textarea>/);
+      expect(chat.text).toContain('data-chat-alert="insufficient_credits"');
+
+      const gone = await target(2);
+      const other = await signUpFor(gone, 'sanne-3@example.com', 'Hallo daar');
+      await server.booted.app.db.update(users).set({ status: 'deleted' }).where(eq(users.id, gone));
+      try {
+        const after = await server.request(other.link, { cookies: { lang: 'en', session: other.session } });
+        expect(after.headers.location).toMatch(/^\/activate\/done\?name=Sanne/);
+        expect(await sentBetween(other.id, gone)).toEqual([]);
+        const [row] = await server.booted.app.db.select({ message: users.signupMessage }).from(users).where(eq(users.id, other.id));
+        expect(row!.message).toBeNull();
+      } finally {
+        await server.booted.app.db.update(users).set({ status: 'active' }).where(eq(users.id, gone));
+      }
+    });
   });
 });

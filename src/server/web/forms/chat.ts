@@ -4,6 +4,7 @@
  * double click) is the same message, charged once. Refusals render the screen again with their text;
  * 'not enough credits' with the way to /credits.
  */
+import { signupMessageAnswered } from '../../chat/signup-message';
 import { chatDeps, pricesOf } from '../../chat/chat-web';
 import { sendMessage } from '../../chat/send';
 import type { RequestContext } from '../../request-context';
@@ -29,7 +30,10 @@ export function chatForm(ctx: Pick<RequestContext, 'app' | 't' | 'user' | 'site'
         pricesOf(ctx.site.settings),
         { to: partnerId, clientId: form.text('client_id'), kind: 'text', body },
       );
-      if (result.type === 'sent') return redirect(`/chats/${result.message.conversationId}`);
+      if (result.type === 'sent') {
+        await signupMessageAnswered(ctx.app.db, user.id, partnerId);
+        return redirect(`/chats/${result.message.conversationId}`);
+      }
       return invalid(REFUSAL_STATUS[result.reason] ?? 400, { formError: t(`errors:${result.reason}`), reason: result.reason, data: { body } });
     },
   };
