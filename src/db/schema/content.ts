@@ -1,7 +1,8 @@
 /** What visitors send and operators publish: page beacons, complaints, token pages, invitation requests. */
 import { sql } from 'drizzle-orm';
-import { integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sites } from './sites';
+import { users } from './members';
 
 /** Client beacons: page hidden (CLI-06) and page bounce (CLI-05). */
 export const pageEvents = pgTable('page_events', {
@@ -61,6 +62,33 @@ export const invitationRequests = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('invitation_requests_site_email').on(t.siteId, sql`lower(${t.email})`)],
+);
+
+/**
+ * Invitations to an invite-only site (LND-06): staff answer a request, or invite an address directly, with
+ * a single-use link that expires. Only the token's SHA-256 is kept; the link signs that address up once.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** The request it answers, if any. */
+    requestId: integer('request_id').references(() => invitationRequests.id, { onDelete: 'set null' }),
+    /** The staff member who sent it. */
+    staffId: integer('staff_id'),
+    language: text('language').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** The account it created. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('invitations_token').on(t.tokenHash), index('invitations_site_email').on(t.siteId, sql`lower(${t.email})`)],
 );
 
 /** What staff wrote about a complaint (OPS-01): an internal note, or the answer mailed to the complainant. */

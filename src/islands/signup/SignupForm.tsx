@@ -13,6 +13,8 @@ export interface SignupFormProps {
   /** Latest allowed birth date (yyyy-mm-dd) for the date input's max. */
   maxBirthDate: string;
   member?: { id: number; name: string } | undefined;
+  /** LND-06: the invitation link's token; the e-mail address is the invited one. */
+  invitation?: string;
   initial?: Partial<Record<'email' | 'name' | 'date_of_birth' | 'gender' | 'looking_for' | 'signup_message' | 'public_profile', string>>;
   /** Field → message, from a post without JavaScript. */
   errors?: Record<string, string>;
@@ -76,7 +78,7 @@ export default function SignupForm(props: SignupFormProps) {
       const res = await fetch('/api/signup.php', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-        body: JSON.stringify({ ...values, public_profile: publicProfile, ...(props.member ? { member_id: props.member.id } : {}) }),
+        body: JSON.stringify({ ...values, public_profile: publicProfile, ...(props.member ? { member_id: props.member.id } : {}), ...(props.invitation ? { invitation: props.invitation } : {}) }),
       });
       if (res.status === 201) {
         window.location.assign(props.next ?? '/complete-signup');
@@ -109,7 +111,7 @@ export default function SignupForm(props: SignupFormProps) {
   const liveSuggestion = suggestion ?? (values.email.includes('@') ? suggestEmail(values.email) : null);
 
   return (
-    <form ref={formRef} method="post" action={props.member ? `/signup?member=${props.member.id}` : '/signup'} onSubmit={submit} noValidate aria-busy={status === 'busy'} data-signup-form>
+    <form ref={formRef} method="post" action={props.invitation ? `/signup?invitation=${encodeURIComponent(props.invitation)}` : props.member ? `/signup?member=${props.member.id}` : '/signup'} onSubmit={submit} noValidate aria-busy={status === 'busy'} data-signup-form>
       {formError && (
         <div className="alert alert-danger" role="alert">
           {formError}
@@ -117,7 +119,7 @@ export default function SignupForm(props: SignupFormProps) {
       )}
       <div className="mb-2">
         <label className="form-label" htmlFor={`${id}-email`}>{t('email')}</label>
-        <input {...field('email')} type="email" autoComplete="email" required maxLength={254} value={values.email} onChange={set('email')} />
+        <input {...field('email')} type="email" autoComplete="email" required maxLength={254} value={values.email} onChange={set('email')} readOnly={Boolean(props.invitation)} />
         {error('email')}
         {liveSuggestion && (
           <p className="small mb-0 mt-1" data-email-suggestion>

@@ -90,7 +90,8 @@ export function checkBirthDate(value: string, today: Date, minAge: number): 'dat
 /**
  * Why a visitor may not sign up on a site, or null when they may (AUTH-05, LND-04, SEC-09):
  * - `invite_only`: the site takes members by invitation only. Visitors can ask for an invitation
- *   (src/server/landers/invitations.ts), but the app issues none yet, so nobody signs up themselves;
+ *   (src/server/landers/invitations.ts); staff answer with a single-use link (LND-06), which the signup
+ *   takes instead of this rule;
  * - `closed`: the site's `signups` setting is `other` (no signups here);
  * - `no_traffic_source`: `signups` is `with_trafficsource` and the visitor arrived without a tracking record.
  */

@@ -3,6 +3,7 @@
  * profile, grants the site's signup credits once through the ledger, logs the new member in and mails
  * the activation link.
  */
+import { checkInvitation, useInvitation } from '../landers/invitations';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -26,6 +27,8 @@ export const signupSchema = z.object({
   looking_for: z.enum(['male', 'female', 'both']),
   signup_message: z.string().trim().max(500).optional().default(''),
   member_id: z.coerce.number().int().positive().optional(),
+  /** LND-06: the token of an invitation link; on an invite-only site the only way in. */
+  invitation: z.string().max(200).optional(),
   /** HON-02: shown on the public pages by first name, age, city and main photo; asked at signup, off unless chosen. */
   public_profile: z
     .union([z.boolean(), z.string().max(5)])
@@ -63,6 +66,8 @@ export interface SignupContext {
   ip?: string | null;
   userAgent?: string | null;
 }
+
+class InvitationUsed extends Error {}
 
 /** Orientation from gender and who the member looks for. */
 export function sexualityFor(gender: 'male' | 'female', lookingFor: 'male' | 'female' | 'both'): 'hetero' | 'gay' | 'lesbian' | 'bi' {
@@ -108,8 +113,15 @@ export function signupOffered(settings: Pick<Settings, 'signups' | 'invite_only'
  * account, its hidden profile, the signup credits and a session.
  */
 export async function signup(ctx: SignupContext, raw: SignupInput): Promise<SignupResult> {
-  if (!signupOpen(ctx)) return { type: 'error', reason: 'signups_closed' };
-  const parsed = signupSchema.safeParse(raw);
+  // LND-06: an invite-only site takes only the address its good, unused invitation was sent to.
+  let invitation: { id: number; email: string } | null = null;
+  if (ctx.settings.invite_only) {
+    const token = typeof raw.invitation === 'string' ? raw.invitation : '';
+    const checked = token ? await checkInvitation(ctx.db, ctx.settings.id, token, ctx.clock.now()) : null;
+    if (checked?.type !== 'ok') return { type: 'error', reason: 'signups_closed' };
+    invitation = checked;
+  } else if (!signupOpen(ctx)) return { type: 'error', reason: 'signups_closed' };
+  const parsed = signupSchema.safeParse(invitation ? { ...raw, email: invitation.email } : raw);
   if (!parsed.success) {
     const fields: Record<string, SignupFieldError> = {};
     for (const issue of parsed.error.issues) {
@@ -177,6 +189,8 @@ export async function signup(ctx: SignupContext, raw: SignupInput): Promise<Sign
         country,
         lastActiveAt: now,
       });
+      // Single use: of two signups with one link at the same moment, one account is made.
+      if (invitation && !(await useInvitation(tx, invitation.id, id, now))) throw new InvitationUsed();
       if (ctx.settings.signup_credits > 0) {
         // Granted once, through the ledger (CRD-09): the reference 'signup:<id>' can be applied only once.
         await grant(tx, { memberId: id, amount: ctx.settings.signup_credits, reason: 'signup_credits', reference: `signup:${id}`, at: now });
@@ -184,6 +198,7 @@ export async function signup(ctx: SignupContext, raw: SignupInput): Promise<Sign
       return id;
     });
   } catch (err) {
+    if (err instanceof InvitationUsed) return { type: 'error', reason: 'signups_closed' };
     // Two signups with one address at the same moment: the unique index decides.
     if (String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) === '23505') {
       return { type: 'error', reason: 'validation_failed', fields: { email: 'email_taken' }, suggestion: null };

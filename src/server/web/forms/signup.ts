@@ -19,12 +19,12 @@ export interface SignupEcho {
 }
 
 /** The signup form; `memberId` signs up to chat with that member (SIGN-06). */
-export function signupForm(ctx: RequestContext, memberId: number | undefined): SingleActionSpec<SignupEcho> {
+export function signupForm(ctx: RequestContext, memberId: number | undefined, invitation?: string): SingleActionSpec<SignupEcho> {
   const { t } = ctx;
   return {
     handle: async (form) => {
       const values = Object.fromEntries(SIGNUP_ECHO_FIELDS.map((f) => [f, form.text(f)])) as SignupEcho['values'];
-      const input = { ...values, password: form.text('password'), ...(memberId ? { member_id: memberId } : {}) } as SignupInput;
+      const input = { ...values, password: form.text('password'), ...(memberId ? { member_id: memberId } : {}), ...(invitation ? { invitation } : {}) } as SignupInput;
       const result = await signupFromRequest(ctx, input);
       if (result.type === 'ok') return redirect('/complete-signup', { session: { token: result.created.token } });
       if (result.reason !== 'validation_failed') return invalid(400, { reason: result.reason, data: { values, suggestion: null } });
