@@ -243,7 +243,7 @@ describe('direct debit', () => {
     expect(await h.db().select().from(payments).where(eq(payments.userId, who.id))).toHaveLength(0);
   });
 
-  it('DD-02 codes are rate-limited per number (3 an hour) and per member (5 an hour), with the minutes to wait', async () => {
+  it('DD-02 codes are rate-limited per number (3 an hour) and per member (8 a day), saying how long to wait; another number works at once', async () => {
     const a = await h.signup('RateA');
     const b = await h.signup('RateB');
     const mobile = nextMobile();
@@ -251,14 +251,17 @@ describe('direct debit', () => {
     expect((await h.post(b, '/directdebit', h.details({ mobile }))).status).toBe(303);
     const fourth = await h.post(b, '/directdebit', h.details({ mobile }));
     expect(fourth.status).toBe(429);
-    expect(fourth.text).toMatch(/Too many codes were requested\. Please try again in \d+ minutes\./);
+    expect(fourth.text).toMatch(/This number has already had 3 codes in the last hour\. Try again in (60|59) minutes, or check the number and enter the right one\./);
     expect(await h.smsTo(e164(mobile))).toHaveLength(3);
-    // Per member: three more numbers for a, then the sixth request of the hour is refused.
-    for (let i = 0; i < 3; i++) expect((await h.post(a, '/directdebit', h.details())).status).toBe(303);
-    const sixth = await h.post(a, '/directdebit', h.details());
-    expect(sixth.status).toBe(429);
+    // b mistyped it: the right number gets its code at once.
+    expect((await h.post(b, '/directdebit', h.details())).status).toBe(303);
+    // Per member: six more numbers for a (8 codes in the day), then the ninth request is refused until a time.
+    for (let i = 0; i < 6; i++) expect((await h.post(a, '/directdebit', h.details())).status).toBe(303);
+    const ninth = await h.post(a, '/directdebit', h.details());
+    expect(ninth.status).toBe(429);
+    expect(ninth.text).toMatch(/You have requested the most codes allowed for one day\. Try again on /);
     expect((await h.post(a, '/directdebit', { step: 'resend' })).status).toBe(429);
-    expect(await h.db().select().from(smsOutbox).where(eq(smsOutbox.userId, a.id))).toHaveLength(5);
+    expect(await h.db().select().from(smsOutbox).where(eq(smsOutbox.userId, a.id))).toHaveLength(8);
     expect((await h.db().select().from(loginThrottle).where(eq(loginThrottle.key, `dd-sms-member:${a.id}`)))[0]!.blockedUntil).toBeInstanceOf(Date);
   });
 

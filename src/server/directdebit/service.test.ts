@@ -14,7 +14,7 @@ import { exportUserData } from '../accounts/data-export';
 import { SiteDirectory } from '../sites/directory';
 import { CODE_TTL_MS } from './codes';
 import { directDebitLimitReached } from './limit';
-import { confirmCode, submitDetails, type DirectDebitDeps } from './service';
+import { confirmCode, resendCode, submitDetails, type DirectDebitDeps } from './service';
 import type { SmsMessage, SmsProvider } from './sms';
 
 /** The phone network, faked: what would have been sent. */
@@ -155,4 +155,36 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
       expect(mixed.filter((r) => r.type === 'wrong' || (r.type === 'blocked' && r.now) || r.type === 'confirmed').length).toBeLessThanOrEqual(2);
     });
   }, 120_000);
+
+  it('DD-02 SMS limits: a mistyped number does not lock the member out; 3 codes per number per hour and 8 per member per day, each saying until when, also under a burst', async () => {
+    const clock = new FakeClock();
+    await withSeededDatabase(kind, { clock }, async ({ db }) => {
+      const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
+      const sms = new CapturedSms();
+      const deps: DirectDebitDeps = { db, clock, sms };
+      const m = await member(db, site!.id);
+      const submit = (mobile: string) => submitDetails(deps, { siteId: site!.id, memberId: m, country: 'NL', form: form(mobile), smsText });
+      const resend = () => resendCode(deps, { memberId: m, smsText });
+      // The wrong number: the code never comes, the member asks twice more, then a fourth time.
+      expect((await submit('0633333331')).type).toBe('sent');
+      expect((await resend()).type).toBe('sent');
+      expect((await resend()).type).toBe('sent');
+      const wait = await resend();
+      expect(wait).toMatchObject({ type: 'rate_limited', scope: 'number', minutes: 60 });
+      expect(wait.type === 'rate_limited' && wait.until.getTime()).toBe(clock.now().getTime() + 60 * 60_000);
+      // The right number works at once.
+      expect((await submit('0633333332')).type).toBe('sent');
+      expect(sms.sent.at(-1)!.to).toBe('+31633333332');
+      // Per member per day: 8 codes over all numbers (4 taken), then a wait that says until when.
+      const burst = await Promise.all(['0633333340', '0633333341', '0633333342', '0633333343', '0633333344', '0633333345'].map((n) => submit(n)));
+      expect(burst.filter((r) => r.type === 'sent')).toHaveLength(4);
+      const refused = burst.filter((r) => r.type === 'rate_limited');
+      expect(refused).toHaveLength(2);
+      expect(refused.every((r) => r.type === 'rate_limited' && r.scope === 'member' && r.minutes === 12 * 60)).toBe(true);
+      // After the wait it works again.
+      expect((await submit('0633333350')).type).toBe('rate_limited');
+      clock.time += 12 * 60 * 60_000 + 1;
+      expect((await submit('0633333351')).type).toBe('sent');
+    });
+  });
 });

@@ -32,10 +32,26 @@ export interface DirectDebitDeps {
 }
 
 const MINUTE = 60_000;
-/** Codes a member may have sent per hour, over all numbers. */
-export const MEMBER_SMS_RULE: ThrottleRule = { limit: 5, windowMs: 60 * MINUTE, blockMs: 60 * MINUTE };
-/** Codes one number may receive per hour, over all members. */
+/**
+ * The SMS limits (UX fix of issue 23, decision 064): per number, so a member who mistyped theirs gets the
+ * code at the right number at once, and per member per day, so nobody sends codes to number after number.
+ * Codes a member may have sent per 24 hours, over all numbers; past it, a wait of 12 hours.
+ */
+export const MEMBER_SMS_RULE: ThrottleRule = { limit: 8, windowMs: 24 * 60 * MINUTE, blockMs: 12 * 60 * MINUTE };
+/** Codes one number may receive per hour, over all members; past it, that number waits an hour. */
 export const MOBILE_SMS_RULE: ThrottleRule = { limit: 3, windowMs: 60 * MINUTE, blockMs: 60 * MINUTE };
+
+/** A refused code request: until when, and whether the number or the member has had too many. */
+export interface SmsWait {
+  type: 'rate_limited';
+  minutes: number;
+  until: Date;
+  scope: 'number' | 'member';
+}
+
+function smsWait(block: { key: string; until: Date; minutes: number }): SmsWait {
+  return { type: 'rate_limited', minutes: block.minutes, until: block.until, scope: block.key.startsWith('dd-sms-mobile:') ? 'number' : 'member' };
+}
 export const memberSmsKey = (userId: number) => `dd-sms-member:${userId}`;
 export const mobileSmsKey = (mobile: string) => `dd-sms-mobile:${mobile}`;
 
@@ -119,7 +135,7 @@ export type SubmitResult =
   | { type: 'sent'; mandate: Mandate }
   | { type: 'invalid'; fields: Partial<Record<MandateField, FieldError>>; values: Record<MandateField, string> }
   | { type: 'blocked' }
-  | { type: 'rate_limited'; minutes: number }
+  | SmsWait
   | { type: 'sms_failed' };
 
 export async function submitDetails(deps: DirectDebitDeps, input: SubmitInput): Promise<SubmitResult> {
@@ -134,10 +150,10 @@ export async function submitDetails(deps: DirectDebitDeps, input: SubmitInput): 
     return { type: 'invalid', fields: blocked, values };
   }
   const limited = await consumeAllowance(deps, [
-    { key: memberSmsKey(input.memberId), rule: MEMBER_SMS_RULE },
     { key: mobileSmsKey(details.mobile), rule: MOBILE_SMS_RULE },
+    { key: memberSmsKey(input.memberId), rule: MEMBER_SMS_RULE },
   ]);
-  if (limited) return { type: 'rate_limited', minutes: limited.minutes };
+  if (limited) return smsWait(limited);
   const now = clock.now();
   const mandate = await db.transaction(async (tx) => {
     // An earlier unconfirmed request of this member ends: only the newest pending mandate takes a code.
@@ -171,7 +187,7 @@ async function sendCode(deps: DirectDebitDeps, mandate: Mandate, smsText: Submit
   }
 }
 
-export type ResendResult = { type: 'sent'; mandate: Mandate } | { type: 'no_code' } | { type: 'blocked' } | { type: 'rate_limited'; minutes: number } | { type: 'sms_failed' };
+export type ResendResult = { type: 'sent'; mandate: Mandate } | { type: 'no_code' } | { type: 'blocked' } | SmsWait | { type: 'sms_failed' };
 
 /** Another code for the member's pending mandate, under the same limits. */
 export async function resendCode(deps: DirectDebitDeps, input: { memberId: number; smsText: SubmitInput['smsText'] }): Promise<ResendResult> {
@@ -179,10 +195,10 @@ export async function resendCode(deps: DirectDebitDeps, input: { memberId: numbe
   const pending = await pendingMandate(deps.db, input.memberId);
   if (!pending) return { type: 'no_code' };
   const limited = await consumeAllowance(deps, [
-    { key: memberSmsKey(input.memberId), rule: MEMBER_SMS_RULE },
     { key: mobileSmsKey(pending.mandate.mobile), rule: MOBILE_SMS_RULE },
+    { key: memberSmsKey(input.memberId), rule: MEMBER_SMS_RULE },
   ]);
-  if (limited) return { type: 'rate_limited', minutes: limited.minutes };
+  if (limited) return smsWait(limited);
   return (await sendCode(deps, pending.mandate, input.smsText)) ? { type: 'sent', mandate: pending.mandate } : { type: 'sms_failed' };
 }
 

@@ -6,13 +6,14 @@
  */
 import type { CurrentUser } from '../../members/account';
 import { CODE_TTL_MS } from '../../directdebit/codes';
-import { confirmCode, resendCode, submitDetails } from '../../directdebit/service';
+import { confirmCode, resendCode, submitDetails, type SmsWait } from '../../directdebit/service';
+import { siteDateTimeFormat } from '../../games/site-time';
 import { FIELD_MAX, MANDATE_FIELDS, type MandateField } from '../../directdebit/validate';
 import { directDebitDeps, packageParam } from '../../directdebit/web';
 import type { RequestContext } from '../../request-context';
 import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
 
-type Ctx = Pick<RequestContext, 'app' | 't' | 'site'>;
+type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'lang'>;
 type Member = Pick<CurrentUser, 'id' | 'profile'>;
 
 export interface DirectDebitEcho {
@@ -30,6 +31,11 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
     const pkg = packageParam(form.text('package'));
     return pkg ? `?package=${pkg}` : '';
   };
+  // How long to wait, in words: minutes within the next hour and a half, else the time (the site's zone).
+  const waitText = (wait: SmsWait) => {
+    const when = wait.minutes <= 90 ? t('directdebit:wait_minutes', { count: wait.minutes }) : t('directdebit:wait_until', { time: siteDateTimeFormat(ctx.lang, ctx.site.settings, { weekday: 'long', hour: '2-digit', minute: '2-digit' }).format(wait.until) });
+    return t(wait.scope === 'number' ? 'directdebit:rate_limited_number' : 'directdebit:rate_limited_member', { when });
+  };
   const refused: FormHandler<DirectDebitEcho> = () => invalid(400, { formError: t('errors:generic'), reason: 'unknown_step' });
   return {
     field: 'step',
@@ -40,7 +46,7 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
         const result = await submitDetails(deps(), { siteId: ctx.site.settings.id, memberId: user.id, country: user.profile.country, form: raw, smsText });
         if (result.type === 'sent') return redirect(`/directdebit${back(form)}`);
         if (result.type === 'blocked') return invalid(403, { formError: t('directdebit:blocked'), reason: 'blocked' });
-        if (result.type === 'rate_limited') return invalid(429, { formError: t('directdebit:rate_limited', { minutes: result.minutes }), reason: 'rate_limited', data: { values: raw } });
+        if (result.type === 'rate_limited') return invalid(429, { formError: waitText(result), reason: 'rate_limited', data: { values: raw } });
         if (result.type === 'sms_failed') return invalid(502, { formError: t('directdebit:sms_failed'), reason: 'sms_failed', data: { values: raw } });
         const fieldErrors: Record<string, string> = {};
         for (const [field, code] of Object.entries(result.fields)) {
@@ -73,7 +79,7 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
         const result = await resendCode(deps(), { memberId: user.id, smsText });
         if (result.type === 'sent') return redirect(`/directdebit${back(form) || '?'}${back(form) ? '&' : ''}resent=1`);
         if (result.type === 'blocked') return invalid(403, { formError: t('directdebit:blocked'), reason: 'blocked' });
-        if (result.type === 'rate_limited') return invalid(429, { formError: t('directdebit:rate_limited', { minutes: result.minutes }), reason: 'rate_limited' });
+        if (result.type === 'rate_limited') return invalid(429, { formError: waitText(result), reason: 'rate_limited' });
         if (result.type === 'sms_failed') return invalid(502, { formError: t('directdebit:sms_failed'), reason: 'sms_failed' });
         return invalid(400, { formError: t('directdebit:errors.no_code'), reason: 'no_code' });
       },
