@@ -423,7 +423,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The next like not yet shown, for the 'New like' / match modal (LIK-03); marked shown */
+        /**
+         * The next like not yet shown, for the 'New like' / match modal (LIK-03); marked shown
+         * @description Matches come first (UX-01). With `member`, only that member's like (the live stream's `match` event names them); 204 when it was shown already (in another tab or on another page).
+         */
         get: operations["getAutoLike"];
         put?: never;
         post?: never;
@@ -2009,7 +2012,9 @@ export interface operations {
     };
     getAutoLike: {
         parameters: {
-            query?: never;
+            query?: {
+                member?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2032,6 +2037,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["Error"];
             403: components["responses"]["Error"];
         };
     };
