@@ -1724,6 +1724,8 @@ export interface operations {
                 minAge?: number;
                 maxAge?: number;
                 cursor?: string;
+                /** @description How many pages at once (UX-02; the list's `pages` after 'more members'); 1 by default. */
+                pages?: number;
             };
             header?: never;
             path?: never;

@@ -13,6 +13,7 @@ import { messageTimeFormat } from '../../shared/message-time';
 import GifPicker from './GifPicker';
 import GiftPicker from './GiftPicker';
 import IcebreakerModal from './IcebreakerModal';
+import { typedValues } from '../typed-values';
 import { addPending, dropPending, lastSeenOwn, mergeStored, newClientId, setPendingState, type ChatMessageJson, type ShownMessage } from './chat-state';
 
 export interface ChatRoomProps {
@@ -58,6 +59,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
   const [panel, setPanel] = useState<'none' | 'gift' | 'gif'>(props.openGift ? 'gift' : 'none');
   const [icebreakerOpen, setIcebreakerOpen] = useState(false);
   const lastTypingSent = useRef(0);
+  const composer = useRef<HTMLFormElement>(null);
   const listEnd = useRef<HTMLDivElement>(null);
   const conversationRef = useRef(conversationId);
   conversationRef.current = conversationId;
@@ -86,6 +88,13 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
       }),
     [props.me.id, props.partner.id],
   );
+
+  // UX-03: a message typed before the island hydrated is in the DOM only: adopt it once.
+  useEffect(() => {
+    const { body } = typedValues(composer.current, { body: props.draft });
+    if (body !== undefined) setDraft(body);
+    // Only once, right after hydration.
+  }, []);
 
   // The typing line goes away by itself.
   useEffect(() => {
@@ -304,7 +313,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
           💬 {t('icebreakers')}
         </button>
       </div>
-      <form className="chat-composer" method="post" onSubmit={submit} data-composer>
+      <form ref={composer} className="chat-composer" method="post" onSubmit={submit} data-composer>
         <input type="hidden" name="to" value={props.partner.id} />
         <input type="hidden" name="client_id" value={props.formClientId} />
         <label className="visually-hidden" htmlFor="chat-body">
