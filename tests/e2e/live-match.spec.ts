@@ -91,9 +91,9 @@ test('LAY-02 UX-01 nothing opens over the entry warning: a waiting match shows o
     const warning = a.page.locator('[data-entry-warning]');
     await expect(warning).toBeVisible();
     // The match waits: no modal over the warning, and it is not taken (asked for) either.
-    await expect(a.page.locator('dialog[data-like-modal]')).toHaveAttribute('data-auto-like', '');
     await expect(a.page.locator('dialog[data-like-modal]')).toBeHidden();
     expect(asked).toEqual([]);
+    await expect(a.page.locator('dialog[data-like-modal]')).toHaveAttribute('data-auto-like', '');
     // The warning's button is the one thing to press, and it works.
     await a.page.getByRole('button', { name: /I am \d+ or older/ }).click();
     await expect(warning).toBeHidden();
