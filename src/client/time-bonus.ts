@@ -13,6 +13,7 @@
  * - Screen readers are not told every second: the timers are `role="timer"` with `aria-live="off"`.
  */
 import { api } from './api';
+import { afterEntryWarning } from './entry-warning';
 import { formatCountdown, startCountdown, type Countdown } from '../shared/countdown';
 
 /** SPEC §9: the modal opens 40 s after entering the members area. */
@@ -117,5 +118,6 @@ export function startTimeBonus(win: Window): void {
   const entered = enteredAt(storage, `time-bonus-entered:${banner.dataset.member ?? ''}`, now);
   if (!dialog) return;
   bindModal(doc, dialog, () => expired);
-  opening = win.setTimeout(() => openModal(doc, dialog), modalDelay(entered, now));
+  // Never over the entry warning (LAY-02): it waits until the warning is accepted.
+  opening = win.setTimeout(() => afterEntryWarning(doc, () => expired || openModal(doc, dialog)), modalDelay(entered, now));
 }

@@ -423,7 +423,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The next like not yet shown, for the 'New like' / match modal (LIK-03); marked shown */
+        /**
+         * The next like not yet shown, for the 'New like' / match modal (LIK-03); marked shown
+         * @description Matches come first (UX-01). With `member`, only that member's like (the live stream's `match` event names them); 204 when it was shown already (in another tab or on another page).
+         */
         get: operations["getAutoLike"];
         put?: never;
         post?: never;
@@ -1725,6 +1728,8 @@ export interface operations {
                 minAge?: number;
                 maxAge?: number;
                 cursor?: string;
+                /** @description How many pages at once (UX-02; the list's `pages` after 'more members'); 1 by default. */
+                pages?: number;
             };
             header?: never;
             path?: never;
@@ -2013,7 +2018,9 @@ export interface operations {
     };
     getAutoLike: {
         parameters: {
-            query?: never;
+            query?: {
+                member?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2036,6 +2043,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["Error"];
             403: components["responses"]["Error"];
         };
     };

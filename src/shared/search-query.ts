@@ -45,6 +45,29 @@ export function fromSearchParams(params: URLSearchParams): SearchQuery {
   };
 }
 
+/** UX-02: the most pages one answer renders (src/server/members/search.ts MAX_SHOWN_PAGES). */
+const MAX_PAGES = 10;
+
+/**
+ * UX-02: how many pages the list at this address showed — `pages=N`, written by 'more members' so that
+ * opening a profile and going back renders them all again (and the browser puts the scroll back). 1
+ * when absent; the server refuses a bad value, the browser reads it as 1.
+ */
+export function shownPages(params: URLSearchParams): number {
+  const value = params.get('pages');
+  const n = value !== null && /^\d{1,2}$/.test(value) ? Number(value) : 1;
+  return n >= 1 && n <= MAX_PAGES ? n : 1;
+}
+
+/** A query string (`location.search`) with `pages` set to `pages` (left out at 1), all else kept. */
+export function withShownPages(locationSearch: string, pages: number): string {
+  const params = new URLSearchParams(locationSearch);
+  if (pages > 1) params.set('pages', String(Math.min(pages, MAX_PAGES)));
+  else params.delete('pages');
+  const qs = params.toString();
+  return qs ? `?${qs}` : '';
+}
+
 /** `/members` with the filters (and cursor), or `/members` alone. */
 export function searchUrl(query: SearchQuery, cursor?: string | null): string {
   const qs = toSearchParams(query, cursor).toString();

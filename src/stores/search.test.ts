@@ -31,7 +31,7 @@ function fakeHistory() {
 
 beforeEach(() => {
   $search.set(null);
-  initSearch({ query: { gender: [] }, applied, cards: [card(1), card(2)], next: 'c1', similar: null, error: null });
+  initSearch({ query: { gender: [] }, applied, cards: [card(1), card(2)], next: 'c1', similar: null, error: null, pages: 1 });
 });
 afterEach(() => setApiClient(undefined));
 
@@ -61,6 +61,24 @@ describe('$search store', () => {
     expect(urls[0]!.searchParams.getAll('gender')).toEqual(['female']);
     expect($search.get()!.cards.map((c) => c.id)).toEqual([1, 2, 3, 4]);
     expect($search.get()!.next).toBe('c2');
+  });
+
+  it('UX-02 load more counts the pages in the address (replaced, all else kept); back to it asks for that many pages', async () => {
+    const urls = fakeApi(() => ({ status: 200, body: { filters: applied, cards: [card(3), card(4)], next: 'c2', similar: null } }));
+    const replaced: string[] = [];
+    const historyApi = { state: { search: true }, replaceState: (_d: unknown, _u: string, url?: string | URL | null) => void replaced.push(String(url)) };
+    expect((await loadMore({ historyApi, locationSearch: '?gender=female&minAge=30' })).type).toBe('ok');
+    expect($search.get()!.pages).toBe(2);
+    expect((await loadMore({ historyApi, locationSearch: '?gender=female&minAge=30&pages=2' })).type).toBe('ok');
+    expect(replaced).toEqual(['/members?gender=female&minAge=30&pages=2', '/members?gender=female&minAge=30&pages=3']);
+    expect($search.get()!.pages).toBe(3);
+    // A new search starts again at one page; back/forward to a list of three asks for three.
+    await search({ gender: ['female'] }, { historyApi: fakeHistory().api });
+    expect($search.get()!.pages).toBe(1);
+    expect(urls.at(-1)!.searchParams.get('pages')).toBeNull();
+    await restoreFromUrl('?gender=female&minAge=30&pages=3');
+    expect(urls.at(-1)!.searchParams.get('pages')).toBe('3');
+    expect($search.get()!.pages).toBe(3);
   });
 
   it('MEM-01 a 400 keeps its code for the translated message and shows no stale cards', async () => {

@@ -2,8 +2,9 @@
  * Chat in a real browser with two members in two browser contexts (issue 10): the premium member (A)
  * writes, the free member (B) gets it live with the unread badge and the title, opens it and A sees
  * 'seen'; A types and B sees 'typing…' before the next message arrives. Then the free member: a chat
- * removed while the network fails comes back with the alert; a third conversation is refused with its
- * text; without credits the alert leads to /credits.
+ * removed while the network fails comes back with the alert; a third conversation is said to be out of
+ * reach before anything is typed (the notice, links to /premium and /credits, a disabled composer) and
+ * refused by the server; without credits the alert leads to /credits.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 
@@ -136,10 +137,17 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
       const sent = await page.request.post('/api/chat.php', { data: { to: id, client_id: crypto.randomUUID(), body: 'Hi!' } });
       expect(sent.status()).toBe(201);
     }
+    // Said before anything is typed, above a disabled composer, with the ways forward; the server still refuses a send.
     await page.goto(`/members/${ids[2]}/chat`);
-    await page.getByRole('textbox').fill('Hello!');
-    await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await expect(page.locator('[data-chat-alert="conversation_limit"]')).toContainText('at most 2 conversations');
+    const limit = page.locator('[data-chat-limit]');
+    await expect(limit).toContainText('at most 2 conversations');
+    await expect(page.getByRole('textbox')).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+    await expect(limit.getByRole('link', { name: 'Get Premium' })).toHaveAttribute('href', '/premium');
+    await expect(limit.getByRole('link', { name: 'Buy credits' })).toHaveAttribute('href', '/credits');
+    const refused = await page.request.post('/api/chat.php', { data: { to: ids[2], client_id: crypto.randomUUID(), body: 'Hello!' } });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error).toBe('conversation_limit');
 
     // CHT-05: no credits left: replying in an existing conversation shows the alert that leads to /credits.
     await page.goto('/chats');

@@ -5,9 +5,9 @@
  * processes on PostgreSQL (LISTEN/NOTIFY), in order and once.
  */
 import { request as httpRequest } from 'node:http';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blocks, creditLedger, messages, users } from '../../src/db/schema';
+import { blocks, conversations, creditLedger, messages, users } from '../../src/db/schema';
 import { messageTimeFormat } from '../../src/shared/message-time';
 import { siteDateTimeFormat } from '../../src/server/games/site-time';
 import { startTestServer, type TestServer } from '../setup/server';
@@ -181,6 +181,38 @@ describe('chat over HTTP', () => {
     } finally {
       await server.booted.app.db.delete(blocks).where(and(eq(blocks.blockerId, free.id), eq(blocks.blockedId, premium.id)));
     }
+  });
+
+  it('CHT-04 a free member who has started their 2 conversations is told so on opening a third chat, above a disabled composer with the ways forward; the server still refuses the send', async () => {
+    const { db } = server.booted.app;
+    const email = `limit-${Date.now()}@example.com`;
+    const signup = await server.request('/api/signup.php', { method: 'POST', headers: XHR, cookies: { lang: 'en' }, body: { email, name: 'Limit', password: 'zonnige-dinsdag-42', date_of_birth: '1990-06-01', gender: 'male', looking_for: 'female' } });
+    const session = signup.setCookies.session!.value;
+    const [{ id: me }] = (await db.select({ id: users.id }).from(users).where(eq(users.email, email))) as [{ id: number }];
+    const others = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 1), inArray(users.role, ['fictional', 'member']), eq(users.status, 'active'), notInArray(users.id, [me, free.id, premium.id]))).orderBy(users.id).limit(3);
+    expect(others).toHaveLength(3);
+    const [first, second, third] = others.map((o) => o.id) as [number, number, number];
+    const pair = (other: number) => ({ siteId: 1, memberLow: Math.min(me, other), memberHigh: Math.max(me, other), startedBy: me, createdAt: new Date() });
+    const chatPage = async (who: string, other: number) => (await server.request(`/members/${other}/chat`, { cookies: { lang: 'en', entry_ok: '1', session: who } })).text;
+    const limitNotice = /<div class="alert alert-warning" role="status" id="chat-limit" data-chat-limit="true">.*?href="\/premium".*?href="\/credits".*?<textarea/s;
+
+    // One started: a second one may start, nothing is said.
+    await db.insert(conversations).values(pair(first));
+    expect(await chatPage(session, third)).not.toContain('data-chat-limit');
+    // Two started: the third chat says so before anything is typed, the composer is disabled.
+    await db.insert(conversations).values(pair(second));
+    const page = await chatPage(session, third);
+    expect(page).toMatch(limitNotice);
+    expect(page).toContain('As a free member you can start at most 2 conversations.');
+    expect(page).toMatch(/<textarea[^>]*id="chat-body"[^>]*disabled=""/);
+    expect(page).toMatch(/<button type="submit" class="btn btn-primary" disabled="" data-send="true"/);
+    // The server decides all the same.
+    const refused = await send(session, { to: third, client_id: crypto.randomUUID(), body: 'Hallo?' });
+    expect(refused.status).toBe(403);
+    expect(refused.json().error).toBe('conversation_limit');
+    // A conversation that exists already (either way) and a premium member are not limited.
+    expect(await chatPage(session, second)).not.toContain('data-chat-limit');
+    expect(await chatPage(premium.session, third)).not.toContain('data-chat-limit');
   });
 
   it('NAV-01 NAV-06 CHT-03 the navigation counts unread messages, and the page that opens the conversation counts it read', async () => {

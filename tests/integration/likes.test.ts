@@ -135,8 +135,8 @@ describe('likes and blocks', () => {
     expect(page.text).toMatch(/<span id="likes-badge"[^>]*data-badge="likes"[^>]*>1<\/span>/);
     expect(page.text).not.toMatch(/id="likes-badge"[^>]*hidden/);
     expect(page.text).toContain('"newLikes":1');
-    // A like not shown yet: the page brings the modal (LIK-03).
-    expect(page.text).toContain('data-like-modal');
+    // A like not shown yet: the page's modal asks for it at once (LIK-03).
+    expect(page.text).toMatch(/data-like-modal data-auto-like/);
     // Switched off: nothing is sent.
     await server.booted.app.db.update(users).set({ notificationsDisabled: ['like_received'] }).where(eq(users.id, premium.id));
     try {
@@ -157,8 +157,10 @@ describe('likes and blocks', () => {
     const next = await server.request('/api/auto-like.php', as(free));
     expect(next.status).toBe(204);
     expect(next.text).toBe('');
-    // Nothing left to show: no modal and no script on the page, unless `t` asks for the pop-up (LIK-04).
-    expect((await server.request('/members', as(free))).text).not.toContain('data-like-modal');
+    // Nothing left to show: the modal waits for a live match only (UX-01); the pop-up comes with `t` (LIK-04).
+    const page = (await server.request('/members', as(free))).text;
+    expect(page).toContain('data-like-modal');
+    expect(page).not.toContain('data-auto-like');
     expect((await server.request('/members?t=5', as(free))).text).toContain('data-like-popup');
   });
 

@@ -105,6 +105,28 @@ describe('members search page', () => {
     expect(new Set(all).size).toBe(all.length);
   });
 
+  it('UX-02 pages=N renders the first N pages at once (what the list showed before a profile was opened), with the cursor after them', async () => {
+    const all = await allPages(BOTH);
+    expect(all.length).toBeGreaterThan(48);
+    const back = await server.request(`/members?${BOTH}&pages=2`, { cookies: member() });
+    expect(back.status).toBe(200);
+    expect(cardIds(back.text).slice(0, 48)).toEqual(all.slice(0, 48));
+    expect(cardIds(back.text)).toHaveLength(48);
+    // 'More members' goes on after the second page, and the island knows it shows two.
+    const next = await server.request(loadMoreHref(back.text)!, { cookies: member() });
+    expect(cardIds(next.text)[0]).toBe(all[48]);
+    expect(back.text).toMatch(/pages[\\]*&quot;:2[,}]/);
+    const api = await server.request(`/api/members.php?${BOTH}&pages=2`, { cookies: member() });
+    expect(api.json().cards.map((c: { id: number }) => c.id)).toEqual(all.slice(0, 48));
+    // A bad count is the filters' 400, never a 500.
+    for (const bad of ['0', '11', 'abc', '1.5', '9'.repeat(40)]) {
+      expect((await server.request(`/members?${BOTH}&pages=${bad}`, { cookies: member() })).status, bad).toBe(400);
+      const res = await server.request(`/api/members.php?${BOTH}&pages=${bad}`, { cookies: member() });
+      expect(res.status, bad).toBe(400);
+      expect(res.json().error).toBe('validation_failed');
+    }
+  });
+
   it('MEM-05 every fictional profile’s card carries the site’s fictional label', async () => {
     const { db } = server.booted.app;
     const page = await server.request(`/members?${BOTH}`, { cookies: member() });

@@ -9,6 +9,7 @@
 import { api } from '../../client/api';
 import { initPush, subscribePush, unsubscribePush } from '../../client/push';
 import { $push, $pushOffer } from '../../stores/push';
+import { afterEntryWarning } from '../../client/entry-warning';
 
 /** From this width the activation reminder after signup is a modal; narrower screens are smartphones. */
 export const MODAL_QUERY = '(min-width: 768px)';
@@ -104,7 +105,8 @@ export function startAlerts(doc: Document, win: Window): void {
       void resendActivation(form);
     }
   });
-  openActivationModal(doc, win);
+  // Never over the entry warning (LAY-02): until it is accepted the reminder stays in the page.
+  afterEntryWarning(doc, () => openActivationModal(doc, win));
   bindPush(root, doc);
   bindLogout(doc);
 }

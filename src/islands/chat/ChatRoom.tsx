@@ -13,6 +13,7 @@ import { messageTimeFormat } from '../../shared/message-time';
 import GifPicker from './GifPicker';
 import GiftPicker from './GiftPicker';
 import IcebreakerModal from './IcebreakerModal';
+import { typedValues } from '../typed-values';
 import { addPending, dropPending, lastSeenOwn, mergeStored, newClientId, setPendingState, type ChatMessageJson, type ShownMessage } from './chat-state';
 
 export interface ChatRoomProps {
@@ -37,6 +38,11 @@ export interface ChatRoomProps {
   draft: string;
   /** The page's language and the site's time zone, for the messages' times (src/shared/message-time.ts). */
   when: { lang: string; timeZone: string };
+  /**
+   * CHT-04: the server found this free member's conversation limit reached and this conversation not
+   * started: the notice with the ways forward stands above a disabled composer (the server still refuses a send).
+   */
+  limitReached: boolean;
 }
 
 const TYPING_SHOWN_MS = 5000;
@@ -53,11 +59,13 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
   const [now, setNow] = useState(0);
   const [draft, setDraft] = useState(props.draft);
   const [credits, setCredits] = useState(props.me.credits);
-  const [refusal, setRefusal] = useState<string | null>(props.refusal);
+  const [refusal, setRefusal] = useState<string | null>(props.refusal === 'conversation_limit' ? null : props.refusal);
+  const [limitReached, setLimitReached] = useState(props.limitReached || props.refusal === 'conversation_limit');
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [panel, setPanel] = useState<'none' | 'gift' | 'gif'>(props.openGift ? 'gift' : 'none');
   const [icebreakerOpen, setIcebreakerOpen] = useState(false);
   const lastTypingSent = useRef(0);
+  const composer = useRef<HTMLFormElement>(null);
   const listEnd = useRef<HTMLDivElement>(null);
   const conversationRef = useRef(conversationId);
   conversationRef.current = conversationId;
@@ -87,6 +95,13 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
     [props.me.id, props.partner.id],
   );
 
+  // UX-03: a message typed before the island hydrated is in the DOM only: adopt it once.
+  useEffect(() => {
+    const { body } = typedValues(composer.current, { body: props.draft });
+    if (body !== undefined) setDraft(body);
+    // Only once, right after hydration.
+  }, []);
+
   // The typing line goes away by itself.
   useEffect(() => {
     if (typingUntil <= Date.now()) return;
@@ -110,7 +125,9 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
       }
       const reason = failureReason(error);
       setList((l) => dropPending(l, message.client_id));
-      setRefusal(reason);
+      // The limit was reached meanwhile (another tab): the notice and its ways forward take over.
+      if (reason === 'conversation_limit') setLimitReached(true);
+      else setRefusal(reason);
       if (reason === 'insufficient_credits' || reason === 'conversation_limit' || reason === 'recipient_unconfirmed') setDraft(message.body);
     } catch {
       // No answer after the client's retries: keep it, marked, to send again with the same client id.
@@ -203,6 +220,8 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
   };
 
   const seenId = lastSeenOwn(list, props.me.id, seenThrough);
+  // Nothing can be sent into a conversation the member may not start.
+  const blocked = limitReached && conversationId === null;
   const typing = typingUntil > Math.max(now, Date.now() - 1);
   const length = [...draft].length;
   const time = useMemo(() => messageTimeFormat(props.when.lang, props.when.timeZone, new Date()), [props.when.lang, props.when.timeZone]);
@@ -217,7 +236,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
         </div>
       )}
       <ol className="chat-messages list-unstyled" aria-label={t('messages_label', { name: props.partner.name })} aria-live="polite" data-messages>
-        {list.length === 0 && <li className="text-body-secondary text-center my-4">{t('start', { name: props.partner.name })}</li>}
+        {list.length === 0 && !blocked && <li className="text-body-secondary text-center my-4">{t('start', { name: props.partner.name })}</li>}
         {list.map((m) => {
           const mine = m.sender === props.me.id;
           return (
@@ -293,32 +312,47 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
         }}
         onClose={() => setIcebreakerOpen(false)}
       />
+      {blocked && (
+        <div className="alert alert-warning" role="status" id="chat-limit" data-chat-limit>
+          <strong className="d-block">{t('limit_title')}</strong>
+          <span>{t('errors:conversation_limit')}</span>
+          <div className="d-flex flex-wrap gap-2 mt-2">
+            <a className="btn btn-sm btn-primary" href="/premium" data-limit-premium>
+              {t('get_premium')}
+            </a>
+            <a className="btn btn-sm btn-outline-primary" href="/credits" data-limit-credits>
+              {t('buy_credits')}
+            </a>
+          </div>
+        </div>
+      )}
       <div className="d-flex flex-wrap gap-2 mb-2" role="group" aria-label={t('extras')}>
-        <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={panel === 'gift'} onClick={() => setPanel(panel === 'gift' ? 'none' : 'gift')} data-open-gifts>
+        <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={panel === 'gift'} onClick={() => setPanel(panel === 'gift' ? 'none' : 'gift')} disabled={blocked} data-open-gifts>
           🎁 {t('send_gift', { credits: props.cost.gift })}
         </button>
-        <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={panel === 'gif'} onClick={() => setPanel(panel === 'gif' ? 'none' : 'gif')} data-open-gifs>
+        <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={panel === 'gif'} onClick={() => setPanel(panel === 'gif' ? 'none' : 'gif')} disabled={blocked} data-open-gifs>
           GIF
         </button>
-        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setIcebreakerOpen(true)} data-open-icebreakers>
+        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setIcebreakerOpen(true)} disabled={blocked} data-open-icebreakers>
           💬 {t('icebreakers')}
         </button>
       </div>
-      <form className="chat-composer" method="post" onSubmit={submit} data-composer>
+      <form ref={composer} className="chat-composer" method="post" onSubmit={submit} data-composer>
         <input type="hidden" name="to" value={props.partner.id} />
         <input type="hidden" name="client_id" value={props.formClientId} />
         <label className="visually-hidden" htmlFor="chat-body">
           {t('write_label', { name: props.partner.name })}
         </label>
         <div className="d-flex gap-2 align-items-end">
-          <textarea id="chat-body" name="body" className="form-control" rows={2} maxLength={props.maxLength * 2} value={draft} onChange={(e) => onType(e.currentTarget.value)} onKeyDown={onKeyDown} placeholder={t('placeholder')} aria-describedby="chat-cost" />
-          <label className="btn btn-outline-secondary mb-0" title={t('send_photo_cost', { credits: props.cost.photo })}>
+          <textarea id="chat-body" name="body" className="form-control" rows={2} maxLength={props.maxLength * 2} value={draft} onChange={(e) => onType(e.currentTarget.value)} onKeyDown={onKeyDown} placeholder={t('placeholder')} disabled={blocked} aria-describedby={blocked ? 'chat-limit chat-cost' : 'chat-cost'} />
+          <label className={`btn btn-outline-secondary mb-0${blocked ? ' disabled' : ''}`} title={t('send_photo_cost', { credits: props.cost.photo })}>
             <span className="visually-hidden">{t('send_photo')}</span>
             <span aria-hidden="true">📷</span>
             <input
               type="file"
               className="visually-hidden"
               accept="image/jpeg,image/png,image/webp"
+              disabled={blocked}
               data-photo-input
               onChange={(e) => {
                 const file = e.currentTarget.files?.[0];
@@ -327,7 +361,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
               }}
             />
           </label>
-          <button type="submit" className="btn btn-primary" data-send>
+          <button type="submit" className="btn btn-primary" disabled={blocked} data-send>
             {t('send')}
           </button>
         </div>

@@ -3,10 +3,12 @@
  * SwipeCardView drag), the arrow keys or the labelled buttons. The server renders the first card inside a
  * POST form whose buttons work without JavaScript (/swipe-game); once hydrated the buttons and swipes call
  * `POST /api/swipe.php` instead and the next card follows without a page load. The fifth like of the day
- * is refused by the server with its 'come back tomorrow' text, which the deck then shows.
+ * is refused by the server with its 'come back tomorrow' text, which the deck then shows. A like that
+ * makes a match opens the 'It's a match!' modal at once (UX-01).
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { api, failureReason, isAuthenticationRequired } from '../../client/api';
+import { dispatchLiveEvent } from '../../client/live';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import type { SwipeCard, SwipeDecision } from '../tinderswipe/deck';
 import { SwipeCardView } from '../tinderswipe/TinderSwipe';
@@ -48,6 +50,8 @@ export default function SwipeGame({ cards, messages, likesLeft, skipped, limitTe
       if (data) {
         setLeft(data.likes_left);
         setSaid(data.match ? t('swipe.match', { name: card.name }) : t(decision === 'like' ? 'swipe.liked' : 'swipe.skipped', { name: card.name }));
+        // UX-01: the match modal opens on the spot, as for a match arriving live (like-modals.ts).
+        if (data.match) dispatchLiveEvent({ type: 'match', data: { member: card.id } });
         if (decision === 'nope') setPassed((ids) => [...ids, card.id].slice(-MAX_SKIPPED));
         setIndex((i) => i + 1);
       } else if (response.status === 429 && failureReason(error) === 'swipe_limit_reached') {

@@ -14,6 +14,7 @@ import { unpackProps, type PackedProps } from '../../shared/island-props';
 import { searchUrl, type SearchQuery } from '../../shared/search-query';
 import { $regions, loadRegions, lookupGeocode } from '../../stores/places';
 import { $search, initSearch, loadMore, restoreFromUrl, search, type SearchState } from '../../stores/search';
+import { checkedIn, typedValues } from '../typed-values';
 import { MemberCardItem, type CardSettings } from './MemberCardItem';
 
 export interface MemberSearchProps {
@@ -68,6 +69,7 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
   const props = useMemo(() => unpackProps(data), [data]);
   const t = createClientTranslator(props.messages, 'search');
   const root = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
   const stored = useStore($search);
   const storedRegions = useStore($regions);
   // Until the effect below has run, render exactly what the server rendered (hydration).
@@ -80,6 +82,14 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
 
   useEffect(() => {
     initSearch(props.initial);
+    // UX-03: what the member typed or chose before the island hydrated is in the DOM only: adopt it, or
+    // the next render would put the server's values back.
+    const form = formRef.current;
+    if (form) {
+      const { country, region, minAge, maxAge } = draft;
+      const typed = typedValues(form, { country, region, minAge, maxAge });
+      setDraft((d) => ({ ...d, ...typed, male: checkedIn(form, 'gender', 'male') ?? d.male, female: checkedIn(form, 'gender', 'female') ?? d.female }));
+    }
     setHydrated(true);
     void loadRegions();
     // The query string this page shows; a popstate that keeps it (a #fragment link) is not a search.
@@ -101,7 +111,6 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
       // Already allowed: preselect the region when none is chosen yet (MEM-08).
       if (p === 'granted' && !props.initial.applied.region) void locateMe();
     });
-    root.current?.dispatchEvent(new Event(ISLAND_READY_EVENT, { bubbles: true }));
     return () => {
       alive = false;
       unlisten();
@@ -109,6 +118,12 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
     };
     // Runs once per page: the props are the server's first answer.
   }, []);
+
+  // Ready once the adopted values are rendered: a click held until now (the directive plays it again)
+  // then submits what the member typed, not the server's values.
+  useEffect(() => {
+    if (hydrated) root.current?.dispatchEvent(new Event(ISLAND_READY_EVENT, { bubbles: true }));
+  }, [hydrated]);
 
   async function locateMe() {
     setLocate({ type: 'busy' });
@@ -150,7 +165,7 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
 
   return (
     <div ref={root} className="member-search" data-member-search data-search-status={state.status}>
-      <form method="get" action="/members" className="search-form card card-body mb-3" aria-label={t('filters')} onSubmit={onSubmit} noValidate={hydrated}>
+      <form ref={formRef} method="get" action="/members" className="search-form card card-body mb-3" aria-label={t('filters')} onSubmit={onSubmit} noValidate={hydrated}>
         <div className="row g-2 align-items-end">
           <fieldset className="col-12 col-lg-3">
             <legend className="form-label fs-6 mb-1">{t('looking_for')}</legend>

@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { suggestEmail } from '../../shared/email';
+import { typedValues } from '../typed-values';
 
 export interface SignupFormProps {
   messages: Messages;
@@ -46,16 +47,10 @@ export default function SignupForm(props: SignupFormProps) {
   const [status, setStatus] = useState<Status>('idle');
   const [formError, setFormError] = useState<string | null>(null);
 
-  // Whatever was typed before the island hydrated lives only in the DOM: take it over once.
+  // Whatever was typed before the island hydrated lives only in the DOM: take it over once (UX-03).
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    const form = formRef.current;
-    if (!form) return;
-    const typed: Partial<typeof values> = {};
-    for (const key of Object.keys(values) as (keyof typeof values)[]) {
-      const el = form.elements.namedItem(key) as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | null;
-      if (el && 'value' in el && el.value !== values[key]) typed[key] = el.value;
-    }
+    const typed = typedValues(formRef.current, values);
     if (Object.keys(typed).length > 0) setValues((v) => ({ ...v, ...typed }));
     const box = form.elements.namedItem('public_profile') as HTMLInputElement | null;
     if (box && box.checked !== publicProfile) setPublicProfile(box.checked);

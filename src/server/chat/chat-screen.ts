@@ -10,11 +10,19 @@ import { activeMainPhoto } from '../members/listing';
 import { isListedTo } from '../members/visibility';
 import type { EventBus } from '../realtime/bus';
 import { conversationFor, conversationWith, history, markRead, type ChatPartner, type ConversationView } from './conversations';
-import type { ChatMessage } from './send';
+import { conversationLimitReached, type ChatMessage } from './send';
 
 export type ChatScreen =
   | { type: 'not_found' }
-  | { type: 'ok'; partner: ChatPartner; view: ConversationView | null; messages: ChatMessage[]; more: boolean };
+  | {
+      type: 'ok';
+      partner: ChatPartner;
+      view: ConversationView | null;
+      messages: ChatMessage[];
+      more: boolean;
+      /** CHT-04: a free member who may not start this conversation (their limit is reached): said before they type. */
+      limitReached: boolean;
+    };
 
 async function partnerFor(db: Db, memberId: number): Promise<ChatPartner | null> {
   const [row] = await db
@@ -27,7 +35,7 @@ async function partnerFor(db: Db, memberId: number): Promise<ChatPartner | null>
   return row ? { id: row.id, name: row.name, fictional: row.fictional, thumb: row.thumb, image: row.image, confirmed: row.status === 'active' } : null;
 }
 
-export async function loadChatScreen(deps: { db: Db; bus: EventBus }, member: { siteId: number; userId: number }, target: { conversationId: number } | { memberId: number }): Promise<ChatScreen> {
+export async function loadChatScreen(deps: { db: Db; bus: EventBus }, member: { siteId: number; userId: number; paidUser: boolean }, target: { conversationId: number } | { memberId: number }): Promise<ChatScreen> {
   const { db } = deps;
   let view: ConversationView | null;
   let partner: ChatPartner | null;
@@ -41,8 +49,8 @@ export async function loadChatScreen(deps: { db: Db; bus: EventBus }, member: { 
     partner = view?.partner ?? ((await isListedTo(db, member, target.memberId)) ? await partnerFor(db, target.memberId) : null);
   }
   if (!partner) return { type: 'not_found' };
-  if (!view) return { type: 'ok', partner, view: null, messages: [], more: false };
+  if (!view) return { type: 'ok', partner, view: null, messages: [], more: false, limitReached: await conversationLimitReached(db, member, partner.id) };
   const page = await history(db, view);
   await markRead(deps, member, view);
-  return { type: 'ok', partner, view: { ...view, unread: 0 }, messages: page.messages, more: page.more };
+  return { type: 'ok', partner, view: { ...view, unread: 0 }, messages: page.messages, more: page.more, limitReached: false };
 }

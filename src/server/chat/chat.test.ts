@@ -17,7 +17,7 @@ import { balance, grant } from '../credits/ledger';
 import { LocalPhotoStore } from '../photos/store';
 import { InProcessBus, type BusEvents } from '../realtime/bus';
 import { conversationFor, conversationWith, history, listChats, markRead, removeChats, unreadTotal } from './conversations';
-import { sendMessage, type ChatDeps, type ChatPrices, type SendInput, type SendResult } from './send';
+import { conversationLimitReached, sendMessage, type ChatDeps, type ChatPrices, type SendInput, type SendResult } from './send';
 
 const PRICES: ChatPrices = { message_credits: 1, photo_credits: 3, gift_credits: 5, message_length: 200 };
 
@@ -139,12 +139,17 @@ describe('chat on PGlite', () => {
     const free = await member(f, { credits: 20 });
     const [x, y, z] = [await member(f, { credits: 5 }), await member(f), await member(f)];
     expect((await sendMessage(f.deps, free.sender, PRICES, text(x.id, '1'))).type).toBe('sent');
+    expect(await conversationLimitReached(f.db, free.sender, y.id)).toBe(false);
     expect((await sendMessage(f.deps, free.sender, PRICES, text(y.id, '2'))).type).toBe('sent');
+    // The chat screen knows before a send (the notice above a disabled composer): z is out of reach, x and y are not.
+    expect(await conversationLimitReached(f.db, free.sender, z.id)).toBe(true);
+    expect(await conversationLimitReached(f.db, free.sender, x.id)).toBe(false);
     expect(await sendMessage(f.deps, free.sender, PRICES, text(z.id, '3'))).toEqual({ type: 'refused', reason: 'conversation_limit' });
     expect((await sendMessage(f.deps, free.sender, PRICES, text(x.id, 'nog een'))).type).toBe('sent');
     // Someone else starting a conversation with the free member does not count against them.
     expect((await sendMessage(f.deps, x.sender, PRICES, text(free.id, 'terug'))).type).toBe('sent');
     const premium = await member(f, { credits: 20, paid: true });
+    expect(await conversationLimitReached(f.db, premium.sender, z.id)).toBe(false);
     for (const other of [x, y, z]) expect((await sendMessage(f.deps, premium.sender, PRICES, text(other.id, 'hoi'))).type).toBe('sent');
   });
 

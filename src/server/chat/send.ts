@@ -284,6 +284,19 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
   return { type: 'sent', message, replayed: false, balance: result.balance, started };
 }
 
+/**
+ * CHT-04: whether `sender`'s first message to `otherId` would be refused with 'conversation_limit': a
+ * free member who has started FREE_CONVERSATION_LIMIT conversations, with none between the two yet. The
+ * chat screen says so before anything is typed; sendMessage still decides, under its lock.
+ */
+export async function conversationLimitReached(db: Db, sender: Pick<Sender, 'userId' | 'paidUser'>, otherId: number): Promise<boolean> {
+  if (sender.paidUser) return false;
+  const [low, high] = sender.userId < otherId ? [sender.userId, otherId] : [otherId, sender.userId];
+  const [existing] = await db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high))).limit(1);
+  if (existing) return false;
+  return (await conversationsStarted(db, sender.userId)) >= FREE_CONVERSATION_LIMIT;
+}
+
 /** Conversations a member started (a free member may start FREE_CONVERSATION_LIMIT, CHT-04). */
 async function conversationsStarted(db: Db | DbTransaction, userId: number): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(conversations).where(eq(conversations.startedBy, userId));

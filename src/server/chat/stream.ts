@@ -187,7 +187,9 @@ export function attachMemberStream(options: Omit<StreamOptions, 'signal'>, sink:
         });
         return;
       case 'member.matched':
-        enqueue(async () => send('match', { member: e.memberIds.find((id) => id !== member.userId) }));
+        // UX-01: the other member sees the match live; the one whose like made it sees it from the like's
+        // answer or the page its form returns to (a live claim from the page being left would take it).
+        if (e.by !== member.userId) enqueue(async () => send('match', { member: e.memberIds.find((id) => id !== member.userId) }));
         return;
       case 'member.blocked':
         enqueue(counters);

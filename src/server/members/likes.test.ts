@@ -151,17 +151,42 @@ describe('likes', () => {
     expect((await likedBy(kit.db, me(b))).find((f) => f.id === a)?.like_new).toBe(true);
   });
 
-  it('LIK-03 each received like is offered once, oldest first, with match flag; none left → null', async () => {
+  it('LIK-03 UX-01 each received like is offered once, matches first, then oldest first; none left → null', async () => {
     const a = await member();
-    const [b, c] = [await member(), await member()];
+    const [b, c, d] = [await member(), await member(), await member()];
     await like(deps, me(a), c);
     clock.advance(1000);
     await like(deps, me(b), a);
     clock.advance(1000);
+    await like(deps, me(d), a);
+    clock.advance(1000);
     await like(deps, me(c), a);
-    expect(await nextAutoLike(deps, me(a))).toMatchObject({ id: b, match: false, fictional: false });
     expect(await nextAutoLike(deps, me(a))).toMatchObject({ id: c, match: true });
+    expect(await nextAutoLike(deps, me(a))).toMatchObject({ id: b, match: false, fictional: false });
+    expect(await nextAutoLike(deps, me(a))).toMatchObject({ id: d, match: false });
     expect(await nextAutoLike(deps, me(a))).toBeNull();
+  });
+
+  it('UX-01 a match is news to both: the completer is offered it again as a match, the other gets the event naming them, once', async () => {
+    const [a, b, c] = [await member(), await member(), await member()];
+    await like(deps, me(a), b);
+    await like(deps, me(c), a);
+    // b is shown a's like as a 'New like'.
+    expect(await nextAutoLike(deps, me(b))).toMatchObject({ id: a, match: false });
+    expect(await nextAutoLike(deps, me(b))).toBeNull();
+    events.length = 0;
+    expect(await like(deps, me(b), a)).toMatchObject({ type: 'ok', created: true, match: true });
+    expect(events.find((e) => e.topic === 'member.matched')?.payload).toEqual({ memberIds: [b, a], by: b, siteId });
+    // b (who made the match) is offered it once more, now as a match.
+    expect(await nextAutoLike(deps, me(b))).toMatchObject({ id: a, match: true });
+    expect(await nextAutoLike(deps, me(b))).toBeNull();
+    // a asks for b's like only (the live event): c's older like stays for later; asked again, nothing.
+    expect(await nextAutoLike(deps, me(a), b)).toMatchObject({ id: b, match: true });
+    expect(await nextAutoLike(deps, me(a), b)).toBeNull();
+    expect(await nextAutoLike(deps, me(a))).toMatchObject({ id: c, match: false });
+    // Liking again is no new match: nothing comes back.
+    await like(deps, me(b), a);
+    expect(await nextAutoLike(deps, me(b))).toBeNull();
   });
 
   it('BLK-01 a block hides likes both ways and keeps them; unblocking brings them back; both idempotent', async () => {

@@ -95,8 +95,12 @@ export async function like(deps: LikeDeps, member: Member, otherId: number, sour
   const match = (await likeIdOf(deps.db, otherId, member.userId)) !== null;
   if (inserted[0] === undefined) return { type: 'ok', likeId: (await likeIdOf(deps.db, member.userId, otherId))!, created: false, match };
   const likeId = inserted[0].id;
+  // UX-01: the match is news to this member too, even when the other's like was shown to them already as
+  // a 'New like': that like becomes unshown again, so the modal says 'It's a match!' once — on the spot
+  // (the like's answer, or the page its form goes back to), else on their next page.
+  if (match) await deps.db.update(likes).set({ shownAt: null }).where(and(eq(likes.likerId, otherId), eq(likes.likedId, member.userId)));
   await deps.bus.publish('member.liked', { likeId, likerId: member.userId, likedId: otherId, siteId: member.siteId });
-  if (match) await deps.bus.publish('member.matched', { memberIds: [member.userId, otherId], siteId: member.siteId });
+  if (match) await deps.bus.publish('member.matched', { memberIds: [member.userId, otherId], by: member.userId, siteId: member.siteId });
   if (deps.notify) {
     await deps.notify(otherId, { type: match ? 'match' : 'like_received', fromUserId: member.userId });
   }
@@ -217,13 +221,17 @@ export interface AutoLike {
 }
 
 /**
- * LIK-03: the next like received that the member has not been shown yet (oldest first), marked shown
- * now so it is shown once. Likes from members not listed to the member are skipped and stay unshown.
+ * LIK-03: the next like received that the member has not been shown yet (matches first, UX-01; then
+ * oldest first), marked shown now so it is shown once, in whichever tab or process asks first. With
+ * `fromId`, only that member's like (the live 'match' event names them). Likes from members not listed
+ * to the member are skipped and stay unshown.
  */
-export async function nextAutoLike(deps: Pick<LikeDeps, 'db' | 'clock'>, member: Member): Promise<AutoLike | null> {
+export async function nextAutoLike(deps: Pick<LikeDeps, 'db' | 'clock'>, member: Member, fromId?: number): Promise<AutoLike | null> {
+  const conditions = [eq(likes.likedId, member.userId), isNull(likes.shownAt), listedTo(viewerOf(member))];
+  if (fromId !== undefined) conditions.push(eq(likes.likerId, fromId));
   const [row] = await selectLikeCards(deps.db, likes.likerId)
-    .where(and(eq(likes.likedId, member.userId), isNull(likes.shownAt), listedTo(viewerOf(member))))
-    .orderBy(likes.createdAt, likes.id)
+    .where(and(...conditions))
+    .orderBy(desc(likedBack), likes.createdAt, likes.id)
     .limit(1);
   if (!row) return null;
   const marked = await deps.db
@@ -232,6 +240,6 @@ export async function nextAutoLike(deps: Pick<LikeDeps, 'db' | 'clock'>, member:
     .where(and(eq(likes.id, row.likeId), isNull(likes.shownAt)))
     .returning({ id: likes.id });
   // Another request showed it in the meantime: try the next one.
-  if (marked.length === 0) return nextAutoLike(deps, member);
+  if (marked.length === 0) return nextAutoLike(deps, member, fromId);
   return { id: row.id, name: row.name, image: row.image, fictional: row.fictional, match: row.match };
 }

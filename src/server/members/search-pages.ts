@@ -89,7 +89,8 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
     const search = { filters, now: req.now, minAge: req.site.min_age, viewer };
     const narrowing = await resolveNarrowing(req.db, { ...search, defaults: req.defaults });
     const own = async (): Promise<SharedSearchOutcome> => ({ type: 'ok', result: await searchNarrowed(req.db, { ...search, narrowing }), shared: null });
-    if (options.ttlMs <= 0) return own();
+    // Several pages at once (back to a list that had 'more members' pressed, UX-02): the viewer's own.
+    if (options.ttlMs <= 0 || (filters.pages ?? 1) > 1) return own();
 
     // Everything the rows depend on: site, filters in force, the birth dates they mean today, the cursor.
     const range = birthDateRange(req.now, narrowing.minAge, narrowing.maxAge);

@@ -19,6 +19,11 @@ export const SEARCH_GENDERS = ['male', 'female'] as const;
 export const SEARCH_MIN_AGE = 18;
 export const SEARCH_MAX_AGE = 99;
 export const SEARCH_PER_PAGE = 24;
+/**
+ * UX-02: at most this many pages in one answer. `pages=N` in the URL is how many pages the list showed
+ * ('more members' pressed N−1 times), so opening a profile and going back renders them all again.
+ */
+export const MAX_SHOWN_PAGES = 10;
 /** Fewer results than this on the first page bring similar results (MEM-07). */
 export const SIMILAR_THRESHOLD = 6;
 /** Years added on each side when the age range is widened. */
@@ -41,6 +46,7 @@ export const searchFiltersSchema = z
     minAge: z.coerce.number().int().min(SEARCH_MIN_AGE).max(SEARCH_MAX_AGE).optional(),
     maxAge: z.coerce.number().int().min(SEARCH_MIN_AGE).max(SEARCH_MAX_AGE).optional(),
     cursor: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, 'bad cursor').optional(),
+    pages: z.coerce.number().int().min(1).max(MAX_SHOWN_PAGES).optional(),
   })
   .refine((f) => f.minAge === undefined || f.maxAge === undefined || f.minAge <= f.maxAge, {
     message: 'minAge must not be above maxAge',
@@ -78,6 +84,7 @@ export function parseSearchParams(params: URLSearchParams): SearchFilters {
     minAge: one('minAge'),
     maxAge: one('maxAge'),
     cursor: one('cursor'),
+    pages: one('pages'),
   };
   const result = searchFiltersSchema.safeParse(raw);
   if (!result.success) {
@@ -235,7 +242,7 @@ export async function searchMembers(db: Db, options: SearchOptions): Promise<Sea
 
 /** A search whose filters are already resolved ({@link resolveNarrowing}); the cursor comes from `filters`. */
 export async function searchNarrowed(db: Db, options: SearchOptions & { narrowing: Narrowing }): Promise<SearchResult> {
-  const perPage = pageSize(options.perPage);
+  const perPage = answerSize(options);
   const cursor = options.filters.cursor === undefined ? undefined : decodeCursor(options.filters.cursor);
   const rows = await searchQuery(db, options.viewer, options.narrowing, options.now, cursor, perPage + 1);
   return pageOf(db, options, rows);
@@ -248,20 +255,25 @@ export function pageSize(perPage: number | undefined): number {
   return Math.min(Math.max(perPage ?? SEARCH_PER_PAGE, 1), 60);
 }
 
+/** How many cards one answer holds: a page, times the pages the list showed (UX-02). */
+function answerSize(options: Pick<SearchOptions, 'perPage' | 'filters'>): number {
+  return pageSize(options.perPage) * (options.filters.pages ?? 1);
+}
+
 /**
  * The result from the rows of the page query in order, at least one more than a page when there is a
  * next page; similar results (for the viewer) when a first page finds few.
  */
 export async function pageOf(db: Db, options: SearchOptions & { narrowing: Narrowing }, rows: readonly SearchRow[]): Promise<SearchResult> {
   const { viewer, filters, now, narrowing: n } = options;
-  const perPage = pageSize(options.perPage);
+  const perPage = answerSize(options);
   const siteMin = Math.max(options.minAge ?? SEARCH_MIN_AGE, SEARCH_MIN_AGE);
   const page = rows.slice(0, perPage);
   const last = page[page.length - 1];
   const next = rows.length > perPage && last ? encodeCursor({ us: String(last.activeUs), id: last.id }) : null;
 
   let similar: SearchResult['similar'] = null;
-  if (filters.cursor === undefined && page.length < SIMILAR_THRESHOLD) similar = await findSimilar(db, viewer, n, now, page, perPage, siteMin);
+  if (filters.cursor === undefined && page.length < SIMILAR_THRESHOLD) similar = await findSimilar(db, viewer, n, now, page, pageSize(options.perPage), siteMin);
 
   return {
     filters: { gender: n.gender, country: n.country, region: n.region, minAge: n.minAge, maxAge: n.maxAge },

@@ -20,8 +20,8 @@ export interface BusEvents {
   'member.liked': { likeId: number; likerId: number; likedId: number; siteId: number };
   /** A member took a like back. */
   'member.unliked': { likerId: number; likedId: number; siteId: number };
-  /** A like made two members like each other: a match. */
-  'member.matched': { memberIds: [number, number]; siteId: number };
+  /** A like made two members like each other: a match; `by` made the like that completed it (UX-01). */
+  'member.matched': { memberIds: [number, number]; by: number; siteId: number };
   /** A member blocked another (BLK-01): both vanish from each other's lists. */
   'member.blocked': { blockerId: number; blockedId: number };
   'member.unblocked': { blockerId: number; blockedId: number };

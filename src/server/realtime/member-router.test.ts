@@ -25,7 +25,7 @@ describe('member router', () => {
     await bus.publish('chat.typing', { conversationId: 5, typistId: 1, otherId: 2 });
     await bus.publish('chat.read', { conversationId: 5, readerId: 2, otherId: 1, messageId: 10 });
     await bus.publish('member.liked', { likeId: 1, likerId: 4, likedId: 3, siteId: 1 });
-    await bus.publish('member.matched', { memberIds: [3, 4], siteId: 1 });
+    await bus.publish('member.matched', { memberIds: [3, 4], by: 3, siteId: 1 });
     await bus.publish('member.blocked', { blockerId: 4, blockedId: 2 });
     await bus.publish('chat.removed', { userId: 4, conversationIds: [5] });
     // Topics a stream does not show are not routed.
