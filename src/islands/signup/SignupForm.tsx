@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { suggestEmail } from '../../shared/email';
-import { typedValues } from '../typed-values';
+import { checkedIn, typedValues } from '../typed-values';
 
 export interface SignupFormProps {
   messages: Messages;
@@ -52,8 +52,8 @@ export default function SignupForm(props: SignupFormProps) {
   useEffect(() => {
     const typed = typedValues(formRef.current, values);
     if (Object.keys(typed).length > 0) setValues((v) => ({ ...v, ...typed }));
-    const box = form.elements.namedItem('public_profile') as HTMLInputElement | null;
-    if (box && box.checked !== publicProfile) setPublicProfile(box.checked);
+    const ticked = formRef.current ? checkedIn(formRef.current, 'public_profile', '1') : undefined;
+    if (ticked !== undefined && ticked !== publicProfile) setPublicProfile(ticked);
     // Only once, right after hydration.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
