@@ -13,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditPackages, directDebitAccounts, directDebitBlocklist, directDebitCodes, directDebitMandates, loginThrottle, payments, profiles, smsOutbox } from '../../src/db/schema';
 import { maskIban, maskMobile } from '../../src/server/directdebit/validate';
 import { startTestServer, type TestServer } from '../setup/server';
+import { totpCode } from '../../src/server/staff/accounts';
+import { readAudit } from '../../src/server/staff/audit';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 type Member = { id: number; session: string };
@@ -393,5 +396,76 @@ describe('direct debit with an HTTP SMS gateway (a local fake)', () => {
     expect((await h.mandatesOf(who.id)).map((m) => m.status)).toEqual(['abandoned']);
     expect((await h.smsTo(e164(fields.mobile)))[0]).toMatchObject({ status: 'failed' });
     expect((await server.request('/directdebit', h.as(who))).text).not.toContain('data-code-step');
+  });
+});
+
+describe('DD-03 the direct-debit blocklist and member blocks in the back office', () => {
+  let server: TestServer;
+  const h = harness(() => server);
+  const staffCookie: Record<'admin' | 'moderator', string> = { admin: '', moderator: '' };
+  beforeAll(async () => {
+    server = await startTestServer();
+    for (const role of ['admin', 'moderator'] as const) {
+      const login = await server.request('/admin/login', {
+        method: 'POST',
+        headers: { origin: h.origin(), 'content-type': 'application/x-www-form-urlencoded' },
+        cookies: { lang: 'en' },
+        body: new URLSearchParams({ email: `${role}@demo.test`, password: DEMO_STAFF_PASSWORD, code: totpCode(DEMO_TOTP_SECRET, new Date()) }).toString(),
+      });
+      staffCookie[role] = login.setCookies.staff_session!.value;
+    }
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const staffPost = (role: 'admin' | 'moderator', path: string, fields: Record<string, string>) =>
+    server.request(path, { method: 'POST', headers: { origin: h.origin(), 'content-type': 'application/x-www-form-urlencoded' }, cookies: { lang: 'en', staff_session: staffCookie[role] }, body: new URLSearchParams(fields).toString() });
+  const actions = async () => (await readAudit(h.db(), { limit: 50 })).map((r) => r.action);
+
+  it('DD-03 admins block and lift an IBAN and a mobile number (normalised, audited); invalid input changes nothing; the member form follows at once', async () => {
+    const iban = composeIBAN({ countryCode: 'NL', bban: 'INGB0001234567' })!;
+    const spaced = iban.replace(/(.{4})/g, '$1 ').trim().toLowerCase();
+    const before = await h.db().select().from(directDebitBlocklist);
+    for (const [fields, field] of [[{ kind: 'iban', value: 'NL00 NOPE', reason: 'fraud' }, 'value'], [{ kind: 'iban', value: spaced, reason: ' ' }, 'reason'], [{ kind: 'fax', value: spaced, reason: 'x' }, 'kind']] as const) {
+      const res = await staffPost('admin', '/admin/directdebit', { action: 'add', ...fields });
+      expect(res.status, field).toBe(400);
+      expect(res.text).toContain(`data-field-error="${field}"`);
+    }
+    expect(await h.db().select().from(directDebitBlocklist)).toEqual(before);
+
+    expect((await staffPost('admin', '/admin/directdebit', { action: 'add', kind: 'iban', value: spaced, reason: 'chargebacks' })).headers.location).toBe('/admin/directdebit?done=added');
+    expect((await staffPost('admin', '/admin/directdebit', { action: 'add', kind: 'mobile', value: '06 1234 5678', reason: 'fraud' })).status).toBe(303);
+    const list = await server.request(`/admin/directdebit?q=${iban.slice(0, 8)}`, { cookies: { lang: 'en', staff_session: staffCookie.admin } });
+    expect(list.text).toContain(`data-blocklist-entry="${iban}"`);
+    expect((await h.db().select().from(directDebitBlocklist).where(eq(directDebitBlocklist.value, '+31612345678')))).toHaveLength(1);
+    expect(await actions()).toEqual(expect.arrayContaining(['directdebit.blocklist_add']));
+
+    const who = await h.signup('Blocklisted');
+    const refused = await h.post(who, '/directdebit', h.details({ iban: spaced }));
+    expect(refused.status).toBe(403);
+    const [entry] = await h.db().select().from(directDebitBlocklist).where(eq(directDebitBlocklist.value, iban));
+    expect((await staffPost('admin', '/admin/directdebit', { action: 'lift', id: String(entry!.id) })).headers.location).toBe('/admin/directdebit?done=lifted');
+    expect(await actions()).toEqual(expect.arrayContaining(['directdebit.blocklist_lift']));
+    expect((await h.post(who, '/directdebit', h.details({ iban: spaced }))).status).toBe(303);
+    // Moderators neither see nor change it.
+    expect((await server.request('/admin/directdebit', { cookies: { lang: 'en', staff_session: staffCookie.moderator } })).status).toBe(403);
+  });
+
+  it('DD-03 admins block a member for direct debit and lift it (the wrong codes start over); audited; moderators may not', async () => {
+    const who = await h.signup('MemberBlock');
+    expect((await h.post(who, '/directdebit', h.details())).status).toBe(303);
+    const page = `/admin/members/${who.id}`;
+    expect((await staffPost('moderator', page, { action: 'dd_block', reason: 'chargeback' })).status).toBe(403);
+    expect((await staffPost('admin', page, { action: 'dd_block', reason: '' })).status).toBe(400);
+    expect((await staffPost('admin', page, { action: 'dd_block', reason: 'chargeback' })).headers.location).toBe(`${page}?done=dd_block`);
+    expect((await server.request(page, { cookies: { lang: 'en', staff_session: staffCookie.admin } })).text).toContain('data-member-dd="blocked"');
+    expect((await h.mandatesOf(who.id)).map((m) => m.status)).toEqual(['abandoned']);
+    expect((await h.post(who, '/directdebit', h.details())).status).toBe(403);
+    await h.db().update(directDebitAccounts).set({ wrongCodes: 2 }).where(eq(directDebitAccounts.userId, who.id));
+    expect((await staffPost('admin', page, { action: 'dd_unblock' })).headers.location).toBe(`${page}?done=dd_unblock`);
+    const [state] = await h.db().select().from(directDebitAccounts).where(eq(directDebitAccounts.userId, who.id));
+    expect(state).toMatchObject({ blockedAt: null, wrongCodes: 0 });
+    expect(await actions()).toEqual(expect.arrayContaining(['directdebit.member_block', 'directdebit.member_unblock']));
+    expect((await h.post(who, '/directdebit', h.details())).status).toBe(303);
   });
 });

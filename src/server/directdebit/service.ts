@@ -33,7 +33,7 @@ export interface DirectDebitDeps {
 
 const MINUTE = 60_000;
 /**
- * The SMS limits (UX fix of issue 23, decision 064): per number, so a member who mistyped theirs gets the
+ * The SMS limits (issue 23, decision 064): per number, so a member who mistyped theirs gets the
  * code at the right number at once, and per member per day, so nobody sends codes to number after number.
  * Codes a member may have sent per 24 hours, over all numbers; past it, a wait of 12 hours.
  */

@@ -51,9 +51,8 @@ export interface RegionDot {
 /** What one site's landers share, loaded once a minute per site (see `landerContent`). */
 export interface LanderContent {
   members: LanderMember[];
-  /** Active members in total and the real members seen in the last 24 hours. */
+  /** Active members in total. */
   total: number;
-  activeToday: number;
   /** Members per interest key, over every active member of the site. */
   interests: Record<string, number>;
 }
@@ -246,7 +245,7 @@ export function landerContent(deps: { db: Db; cache: TtlCache; clock: Clock }, s
       countMembers(deps.db, siteId, new Date(now.getTime() - DAY_MS)),
       countInterests(deps.db, siteId),
     ]);
-    return { members, total: counts.total, activeToday: counts.activeSince, interests };
+    return { members, total: counts.total, interests };
   });
 }
 
