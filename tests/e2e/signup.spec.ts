@@ -19,7 +19,7 @@ async function activationLink(page: Page, email: string): Promise<string> {
   return (await page.locator('[data-mail-links] a').first().getAttribute('href'))!;
 }
 
-test('SIGN-01 on desktop the signup modal opens from the signup entry and cannot be closed while signing up', async ({ page, context }) => {
+test('SIGN-01 on desktop the signup modal opens from the signup entry; once typed into, Escape and a click beside it do not close it and its close button asks first', async ({ page, context }) => {
   await context.addCookies([{ name: 'lang', value: 'en', url: base() }, { name: 'entry_ok', value: '1', url: base() }]);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/');
@@ -37,6 +37,21 @@ test('SIGN-01 on desktop the signup modal opens from the signup entry and cannot
 
   const email = `modal-${unique()}@example.com`;
   await fillSignup(modal, email, 'Maud');
+  // Typed into (by keyboard, as a person types: fill() alone is no user activation, and Chromium lets a
+  // dialog's Escape be refused only after one): Escape and a click beside it keep the modal and the values.
+  await modal.getByLabel('Profile name').pressSequentially('e');
+  await page.keyboard.press('Escape');
+  await page.mouse.click(5, 5); // the backdrop
+  await expect(modal).toBeVisible();
+  await expect(modal.getByLabel('E-mail address')).toHaveValue(email);
+  // The close button asks first; staying keeps everything.
+  await modal.getByRole('button', { name: 'Close' }).click();
+  const ask = modal.locator('[data-signup-stop]');
+  await expect(ask).toBeVisible();
+  await expect(ask).toContainText('What you typed will be lost.');
+  await ask.getByRole('button', { name: 'Keep signing up' }).click();
+  await expect(ask).toBeHidden();
+  await expect(modal.getByLabel('E-mail address')).toHaveValue(email);
   // Hold the signup request so the "in progress" state can be checked.
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
