@@ -6,6 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { users } from '../../src/db/schema';
 import { LANDER_PATHS, STATIC_PATHS } from '../../src/server/web/seo';
 import { startTestServer, type TestServer } from '../setup/server';
 
@@ -74,8 +76,14 @@ describe('content security policy', () => {
     const login = await server.request('/api/user.php', { method: 'POST', headers: XHR, body: FREE });
     expect(login.status).toBe(200);
     session = login.setCookies.session!.value;
-    const members = await server.request('/members', { cookies: { session, lang: 'en' } });
-    memberId = Number(/href="\/members\/(\d+)"/.exec(members.text)?.[1]);
+    // A member the public pages may show (HON-02): their member landings are visitor pages.
+    const [shown] = await server.booted.app.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.siteId, 1), eq(users.status, 'active'), eq(users.publicProfile, true), eq(users.invisible, false)))
+      .orderBy(users.id)
+      .limit(1);
+    memberId = shown!.id;
     expect(memberId).toBeGreaterThan(0);
   });
   afterAll(async () => {

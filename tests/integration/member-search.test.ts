@@ -1,5 +1,5 @@
 /** Member search service (MEM-01, MEM-02, MEM-05, MEM-07) on PGlite, and its indexes on PostgreSQL. */
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
@@ -68,7 +68,7 @@ describe('member search', () => {
     expect(all.cards.some((c) => c.fictional)).toBe(true);
   });
 
-  it('MEM-01 keyset pages walk the whole result once in (last active, id) order', async () => {
+  it('MEM-01 HON-02 keyset pages walk the whole result once in (last active, id) order (a visitor: the members shown in public)', async () => {
     const filters: SearchFilters = q('gender=male&gender=female&country=NL');
     const seen: number[] = [];
     let cursor: string | undefined;
@@ -84,7 +84,7 @@ describe('member search', () => {
       .select({ id: users.id })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
-      .where(and(eq(profiles.siteId, 1), eq(profiles.country, 'NL'), eq(profiles.status, 'active'), eq(users.status, 'active'), eq(users.invisible, false)))
+      .where(and(eq(profiles.siteId, 1), eq(profiles.country, 'NL'), eq(profiles.status, 'active'), eq(users.status, 'active'), eq(users.invisible, false), or(eq(users.publicProfile, true), eq(profiles.fictional, true))))
       .orderBy(sql`${profiles.lastActiveAt} desc, ${users.id} desc`);
     expect(pages).toBeGreaterThan(1);
     expect(seen).toEqual(expected.map((e) => e.id));

@@ -285,6 +285,8 @@ describe('photo management and moderation', () => {
     const first = (await server.request('/api/members.php', { headers: XHR, cookies: { lang: 'en', session: searcher.token } })).json().cards[0];
     const [like] = await db().select({ gender: profiles.gender, sexuality: profiles.sexuality, country: profiles.country, regionId: profiles.regionId, birthDate: profiles.birthDate }).from(profiles).where(eq(profiles.userId, first.id));
     const member = await newMember({ like: like! });
+    // A member who chose to be shown on the public pages (HON-02), so the lander may show them.
+    await db().update(users).set({ publicProfile: true }).where(eq(users.id, member.id));
     expect((await upload(member.token, await jpeg())).status).toBe(201);
     const [row] = await photoRows(member.id);
     const cardOf = async () => {

@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, ilike, isNotNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { directDebitAccounts, directDebitBlocklist, directDebitMandates, type BlocklistKind } from '../../db/schema';
+import { directDebitAccounts, directDebitBlocklist, directDebitMandates, users, type BlocklistKind } from '../../db/schema';
 import type { Clock } from '../clock';
 import { checkIban, checkMobile } from '../directdebit/validate';
 import { audit } from './audit';
@@ -85,9 +85,11 @@ export async function memberDirectDebit(db: Db, memberId: number): Promise<Membe
 }
 
 /** Blocks a member for direct debit with a reason: their pending request ends; an active mandate stays on record but cannot be used. */
-export async function blockMemberDirectDebit(deps: { db: Db; clock: Clock }, by: { id: number }, memberId: number, reason: string): Promise<{ type: 'ok' } | { type: 'error'; reason: 'reason_required' | 'already_blocked' }> {
+export async function blockMemberDirectDebit(deps: { db: Db; clock: Clock }, by: { id: number }, memberId: number, reason: string): Promise<{ type: 'ok' } | { type: 'error'; reason: 'reason_required' | 'already_blocked' | 'not_found' }> {
   const why = reason.trim().slice(0, 500);
   if (why === '') return { type: 'error', reason: 'reason_required' };
+  const [member] = await deps.db.select({ id: users.id }).from(users).where(eq(users.id, memberId)).limit(1);
+  if (!member) return { type: 'error', reason: 'not_found' };
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
