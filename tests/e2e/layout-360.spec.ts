@@ -171,8 +171,16 @@ test('UX-04 every page a member sees fits a 360 px layout viewport, in every lan
   const chat = await page.locator('a[href^="/chats/"]').first().getAttribute('href');
   expect(chat).toMatch(/^\/chats\/\d+$/);
 
+  // Someone blocked: the page about the block.
+  await page.goto('/members');
+  const listed = await page.locator('a[href^="/members/"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+  const blockedId = listed.find((href) => /^\/members\/\d+$/.test(href) && href !== someone);
+  expect(blockedId).toBeTruthy();
+  const blocking = await page.request.post(blockedId!, { form: { action: 'block', next: blockedId! }, headers: { origin: new URL(baseURL!).origin }, maxRedirects: 0 });
+  expect(blocking.status()).toBe(303);
+
   const pages: [path: string, status: number][] = [
-    ...['/members', someone!, '/profile', '/complete-signup', '/likes', '/likes/received', '/likes/given', '/likes/matches', `/likes/m/${someoneId}`, '/swipe-game', '/match-finder',
+    ...['/members', someone!, blockedId!, '/profile', '/complete-signup', '/likes', '/likes/received', '/likes/given', '/likes/matches', `/likes/m/${someoneId}`, '/swipe-game', '/match-finder',
       '/chats', chat!, '/credits', confirm, order, '/credits/repeat-order', '/transactions', receipt!, '/premium', '/pricing', '/directdebit',
       '/settings', '/settings/delete', '/notifications', '/complaints', '/lang-config', ...STATIC_PAGES.map((p) => `/pages/${p}`)].map((p) => [p, 200] as [string, number]),
     ['/no-such-page', 404],
