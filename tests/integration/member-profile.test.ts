@@ -327,6 +327,32 @@ describe('member profile screen', () => {
     await db().delete(photos).where(inArray(photos.id, [raced.id, missing.id]));
   });
 
+  it('MEM-06 on /profile "looking for" (the gender sought) and the reason for signing up have labels of their own, in every language', async () => {
+    const labelsOf = (html: string, id: string) => [...html.matchAll(new RegExp(`<label[^>]*for="${id}"[^>]*>([^<]*)</label>`, 'g'))].map((m) => m[1]!.trim());
+    const controlsOf = (html: string, id: string) => html.match(new RegExp(`<select[^>]*id="${id}"`, 'g')) ?? [];
+    for (const lang of ['en', 'nl', 'de', 'fr', 'es', 'it', 'pl', 'da', 'fi', 'nb', 'sv']) {
+      const page = await server.request('/profile', { cookies: { lang, entry_ok: '1', session: free.token } });
+      expect(page.status, lang).toBe(200);
+      // Each select is there once, with exactly one label of its own.
+      for (const id of ['edit-looking_for', 'edit-signup_reason']) {
+        expect(controlsOf(page.text, id), `${lang} ${id}`).toHaveLength(1);
+        expect(labelsOf(page.text, id), `${lang} ${id}`).toHaveLength(1);
+      }
+      const [lookingFor] = labelsOf(page.text, 'edit-looking_for');
+      const [reason] = labelsOf(page.text, 'edit-signup_reason');
+      expect(lookingFor, lang).not.toBe('');
+      expect(reason, lang).not.toBe('');
+      expect(reason, `${lang}: the two fields share the label "${reason}"`).not.toBe(lookingFor);
+      // No other control on the page carries either text as its label.
+      const all = [...page.text.matchAll(/<label[^>]*>([^<]*)<\/label>/g)].map((m) => m[1]!.trim());
+      expect(all.filter((l) => l === lookingFor), lang).toHaveLength(1);
+      expect(all.filter((l) => l === reason), lang).toHaveLength(1);
+    }
+    const english = await get('/profile', free.token);
+    expect(labelsOf(english.text, 'edit-looking_for')).toEqual(['Looking for']);
+    expect(labelsOf(english.text, 'edit-signup_reason')).toEqual(['I&#39;m here for']); // the apostrophe, HTML-escaped
+  });
+
   it('MEM-06 /profile saves the member’s fields and search preferences, which the search starts from', async () => {
     const [region] = await db().select({ id: regions.id }).from(regions).where(eq(regions.country, 'NL')).limit(1);
     const form = await get('/profile', free.token);
