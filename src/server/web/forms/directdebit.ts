@@ -25,7 +25,7 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
   const { t } = ctx;
   const deps = () => directDebitDeps(ctx);
   const minutes = CODE_TTL_MS / 60_000;
-  const smsText = (code: string, reference: string) => t('directdebit:sms_text', { site: ctx.site.settings.name, code, reference, minutes });
+  const smsText = (code: string, reference: string) => t('directdebit:sms_text', { site: ctx.site.settings.name, code, reference, minutes, count: minutes });
   const back = (form: { text(name: string): string }) => {
     const pkg = packageParam(form.text('package'));
     return pkg ? `?package=${pkg}` : '';
@@ -40,12 +40,12 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
         const result = await submitDetails(deps(), { siteId: ctx.site.settings.id, memberId: user.id, country: user.profile.country, form: raw, smsText });
         if (result.type === 'sent') return redirect(`/directdebit${back(form)}`);
         if (result.type === 'blocked') return invalid(403, { formError: t('directdebit:blocked'), reason: 'blocked' });
-        if (result.type === 'rate_limited') return invalid(429, { formError: t('directdebit:rate_limited', { minutes: result.minutes }), reason: 'rate_limited', data: { values: raw } });
+        if (result.type === 'rate_limited') return invalid(429, { formError: t('directdebit:rate_limited', { minutes: result.minutes, count: result.minutes }), reason: 'rate_limited', data: { values: raw } });
         if (result.type === 'sms_failed') return invalid(502, { formError: t('directdebit:sms_failed'), reason: 'sms_failed', data: { values: raw } });
         const fieldErrors: Record<string, string> = {};
         for (const [field, code] of Object.entries(result.fields)) {
           const key = code === 'blocked' ? `directdebit:errors.${field === 'iban' ? 'iban' : 'mobile'}_blocked` : `directdebit:errors.${code}`;
-          fieldErrors[field] = t(key, { max: FIELD_MAX[field as MandateField] });
+          fieldErrors[field] = t(key, { max: FIELD_MAX[field as MandateField], count: FIELD_MAX[field as MandateField] });
         }
         const blocked = Object.values(result.fields).includes('blocked');
         return invalid(blocked ? 403 : 400, { fieldErrors, reason: blocked ? 'blocklisted' : 'invalid', data: { values: result.values } });
@@ -73,7 +73,7 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
         const result = await resendCode(deps(), { memberId: user.id, smsText });
         if (result.type === 'sent') return redirect(`/directdebit${back(form) || '?'}${back(form) ? '&' : ''}resent=1`);
         if (result.type === 'blocked') return invalid(403, { formError: t('directdebit:blocked'), reason: 'blocked' });
-        if (result.type === 'rate_limited') return invalid(429, { formError: t('directdebit:rate_limited', { minutes: result.minutes }), reason: 'rate_limited' });
+        if (result.type === 'rate_limited') return invalid(429, { formError: t('directdebit:rate_limited', { minutes: result.minutes, count: result.minutes }), reason: 'rate_limited' });
         if (result.type === 'sms_failed') return invalid(502, { formError: t('directdebit:sms_failed'), reason: 'sms_failed' });
         return invalid(400, { formError: t('directdebit:errors.no_code'), reason: 'no_code' });
       },
