@@ -131,10 +131,12 @@ export function startClient(data: BootData, env: BootEnv): () => void {
 
   setNewLikes(data.newLikes ?? 0);
   setUnreadMessages(data.unreadMessages ?? 0);
+  // The badges' labels count by the page's plural rules (UX-05).
+  const badgeLang = data.lang || 'en';
   const likesBadge = doc.getElementById(LIKES_BADGE_ID) as unknown as BadgeElement | null;
-  if (likesBadge) cleanups.push(bindCountBadge(likesBadge, computed($counters, (c) => c.newLikes)));
+  if (likesBadge) cleanups.push(bindCountBadge(likesBadge, computed($counters, (c) => c.newLikes), badgeLang));
   const unreadBadge = doc.getElementById(UNREAD_BADGE_ID) as unknown as BadgeElement | null;
-  if (unreadBadge) cleanups.push(bindCountBadge(unreadBadge, computed($counters, (c) => c.unreadMessages)));
+  if (unreadBadge) cleanups.push(bindCountBadge(unreadBadge, computed($counters, (c) => c.unreadMessages), badgeLang));
   cleanups.push(bindDocumentTitle(doc, $attentionCount, data.title || undefined));
   cleanups.push(bindAppBadge(navigator, $attentionCount));
 

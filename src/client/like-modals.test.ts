@@ -39,13 +39,27 @@ describe('new-likes badge (NAV-01)', () => {
 
   it('NAV-01 shows the count capped at 99+, hidden at 0, with the label filled in', () => {
     const attrs: Record<string, string> = {};
-    const badge = { hidden: false, textContent: '' as string | null, dataset: { label: '{count} nieuwe likes' }, setAttribute: (k: string, v: string) => void (attrs[k] = v) };
-    showCountBadge(badge, 150);
+    const badge = { hidden: false, textContent: '' as string | null, dataset: { labels: JSON.stringify({ one: '{count} nieuwe like', other: '{count} nieuwe likes' }) }, setAttribute: (k: string, v: string) => void (attrs[k] = v) };
+    showCountBadge(badge, 150, 'nl');
     expect(badge).toMatchObject({ hidden: false, textContent: '99+' });
     expect(attrs['aria-label']).toBe('150 nieuwe likes');
-    showCountBadge(badge, 3);
+    showCountBadge(badge, 3, 'nl');
     expect(badge.textContent).toBe('3');
-    showCountBadge(badge, 0);
+    showCountBadge(badge, 0, 'nl');
     expect(badge.hidden).toBe(true);
+  });
+
+  it('UX-05 NAV-01 the badge label takes the plural form of the page language for the count', () => {
+    const attrs: Record<string, string> = {};
+    const labels = { one: '{count} nowe polubienie', few: '{count} nowe polubienia', many: '{count} nowych polubień', other: '{count} nowego polubienia' };
+    const badge = { hidden: false, textContent: '' as string | null, dataset: { labels: JSON.stringify(labels) }, setAttribute: (k: string, v: string) => void (attrs[k] = v) };
+    const label = (n: number) => (showCountBadge(badge, n, 'pl'), attrs['aria-label']);
+    expect(label(1)).toBe('1 nowe polubienie');
+    expect(label(3)).toBe('3 nowe polubienia');
+    expect(label(5)).toBe('5 nowych polubień');
+    expect(label(22)).toBe('22 nowe polubienia');
+    expect(label(112)).toBe('112 nowych polubień');
+    showCountBadge(badge, 1, 'en');
+    expect(attrs['aria-label']).toBe('1 nowe polubienie');
   });
 });

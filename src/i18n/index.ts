@@ -123,3 +123,21 @@ function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Reco
   }
   return out;
 }
+
+/** A number in each plural category a language has, for `pluralTemplates` (1.5 for Polish `other`…). */
+const SAMPLE_COUNTS = [...Array.from({ length: 200 }, (_, i) => i), 1_000_000, 1.5];
+
+/**
+ * The text of the counted key `key` with the count left as `placeholder`, for each plural category of
+ * `lang` (UX-05): a template per form that the browser fills in as the count changes, choosing the form
+ * with `Intl.PluralRules(lang)` (the navigation badges' labels, src/client/nav-badge.ts).
+ */
+export function pluralTemplates(t: Translate, lang: Language, key: string, placeholder = '{count}'): Record<string, string> {
+  const rules = new Intl.PluralRules(lang);
+  const out: Record<string, string> = {};
+  for (const category of rules.resolvedOptions().pluralCategories) {
+    const sample = SAMPLE_COUNTS.find((n) => rules.select(n) === category) ?? 0;
+    out[category] = String(t(key, { count: sample, replace: { count: placeholder } } as never));
+  }
+  return out;
+}

@@ -59,14 +59,20 @@ test('MEM-03 BLK-01 a member views a profile, browses the photos with the keyboa
   await expect(dialog.getByRole('button', { name: 'Yes, block' })).toBeFocused();
   const gone = page.waitForResponse((r) => new URL(r.url()).pathname === `/members/${id}` && r.request().method() === 'GET');
   await dialog.getByRole('button', { name: 'Yes, block' }).click();
-  expect((await gone).status()).toBe(404);
+  expect((await gone).status()).toBe(200);
   await expect(page.locator(`[data-blocked-member="${id}"]`)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^You blocked /);
+  await expect(page.getByRole('link', { name: 'Back to search' })).toHaveAttribute('href', '/members');
   await expect(page.locator('[data-photo-viewer]')).toHaveCount(0);
   // Gone from the search too, until unblocked.
   expect(await shownInSearch(id)).toBe(false);
   await page.goto(`/members/${id}`);
 
-  await page.getByRole('button', { name: 'Unblock' }).click();
+  // Unblock by keyboard: Tab reaches the button, Enter lifts the block.
+  await page.getByRole('heading', { level: 1 }).click();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Unblock' })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.locator('[data-photo-viewer]')).toBeVisible();
   // Leave the demo account as it was for other tests.
   await page.getByRole('button', { name: 'Unlike' }).click();

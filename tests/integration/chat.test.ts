@@ -230,6 +230,29 @@ describe('chat over HTTP', () => {
     expect(opened.text).toContain('"unreadMessages":0');
   });
 
+  it('UX-05 NAV-01 the badge labels and the chat costs count by the page language: Polish one, few and many', async () => {
+    const sent = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body: 'Ile wiadomości?' });
+    expect(sent.status).toBe(201);
+    const unread = (await server.request('/api/chats.php', as(free.session))).json().unread_total as number;
+    const polish = { cookies: { lang: 'pl', session: free.session }, headers: origin() };
+    const page = await server.request('/notifications', polish);
+    const badge = /<span id="unread-badge"[^>]*>/.exec(page.text)![0];
+    const attr = (name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(badge)![1]!;
+    const forms = { one: `${unread} nieprzeczytana wiadomość`, few: `${unread} nieprzeczytane wiadomości`, many: `${unread} nieprzeczytanych wiadomości` } as Record<string, string>;
+    expect(attr('aria-label')).toBe(forms[new Intl.PluralRules('pl').select(unread)]);
+    // Every Polish form travels with the badge, for the counts the page will get live.
+    const labels = JSON.parse(attr('data-labels').replaceAll('&quot;', '"'));
+    expect(labels).toEqual({ one: '{count} nieprzeczytana wiadomość', few: '{count} nieprzeczytane wiadomości', many: '{count} nieprzeczytanych wiadomości', other: '{count} nieprzeczytanej wiadomości' });
+    // The chat screen (its island rendered on the server): what a message costs, in the right form.
+    const cost = (await server.booted.app.sites.forHost('localhost')).settings.message_credits;
+    const chat = await server.request(`/chats/${sent.json().message.conversation}`, polish);
+    const polishCredits = { one: 'kredyt', few: 'kredyty', many: 'kredytów' } as Record<string, string>;
+    expect(chat.text).toContain(`Wiadomość kosztuje ${cost} ${polishCredits[new Intl.PluralRules('pl').select(cost)]}`);
+    const english = await server.request(`/chats/${sent.json().message.conversation}`, as(free.session));
+    expect(english.text).toContain(`A message costs ${cost} ${cost === 1 ? 'credit' : 'credits'}`);
+    expect(english.text).not.toContain('credit(s)');
+  });
+
   it("CHT-02 the chat screen shows each message's time in the page's language and the site's time zone", async () => {
     const sent = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body: 'Hoe laat is het?' });
     expect(sent.status).toBe(201);

@@ -208,7 +208,11 @@ describe('likes and blocks', () => {
     expect((await likesOf(free)).liked_by).toEqual([]);
     expect((await likesOf(premium, 'given')).profiles).toEqual([]);
     expect((await likeAs(premium, free.id)).json().error).toBe('member_not_found');
-    expect((await server.request(`/likes/m/${premium.id}`, as(free))).status).toBe(404);
+    // The blocker gets the page about the block (with Unblock); the blocked member, not found.
+    const blockerView = await server.request(`/likes/m/${premium.id}`, as(free));
+    expect(blockerView.status).toBe(200);
+    expect(blockerView.text).toContain(`data-blocked-member="${premium.id}"`);
+    expect((await server.request(`/likes/m/${free.id}`, as(premium))).status).toBe(404);
     expect((await server.request(`/api/block.php?id=${premium.id}`, { ...as(free), method: 'DELETE' })).json()).toMatchObject({ ok: true, removed: true });
     expect((await server.request(`/api/block.php?id=${premium.id}`, { ...as(free), method: 'DELETE' })).json()).toMatchObject({ removed: false });
     expect((await likesOf(free)).liked_by).toEqual([{ id: premium.id, like_new: false }]);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, likes, photos, profiles, regions, users } from '../../src/db/schema';
 import { searchMembers } from '../../src/server/members/search';
 import { ensureBlurred } from '../../src/server/photos/blur';
+import { createSession } from '../../src/server/auth/sessions';
 import { startTestServer, type TestResponse, type TestServer } from '../setup/server';
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
@@ -41,7 +42,7 @@ describe('member profile screen', () => {
       .orderBy(users.id)
       .limit(12);
     members = listed.map((r) => r.id).filter((id) => id !== premiumId);
-    expect(members.length).toBeGreaterThanOrEqual(9);
+    expect(members.length).toBeGreaterThanOrEqual(10);
     const [other] = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 2), ne(users.role, 'operator'))).limit(1);
     otherSite = other!.id;
   });
@@ -135,11 +136,11 @@ describe('member profile screen', () => {
     const blocked = await post(`/members/${id}`, free.token, { action: 'block', next: `/members/${id}` });
     expect(blocked.status).toBe(303);
     const gone = await get(blocked.headers.location as string, free.token);
-    expect(gone.status).toBe(404);
+    expect(gone.status).toBe(200);
     expect(gone.text).toContain(`data-blocked-member="${id}"`);
     expect(gone.text).toContain('data-unblock');
     expect(gone.text).not.toContain('data-photo-viewer');
-    expect((await get(`/likes/m/${id}`, free.token)).status).toBe(404);
+    expect((await get(`/likes/m/${id}`, free.token)).text).toContain(`data-blocked-member="${id}"`);
     // Liking a blocked member is refused as not found.
     expect((await post(`/members/${id}`, free.token, { action: 'like' })).status).toBe(404);
     const unblocked = await post(`/members/${id}`, free.token, { action: 'unblock', next: `/members/${id}` });
@@ -156,6 +157,69 @@ describe('member profile screen', () => {
       expect(page.text).not.toContain('data-blocked-member');
     } finally {
       await db().delete(blocks).where(and(eq(blocks.blockerId, other), eq(blocks.blockedId, free.id)));
+    }
+  });
+
+  it('BLK-01 the blocker gets a page "You blocked <name>" (200) with an Unblock button and the way back to search; the blocked member and visitors get 404', async () => {
+    const id = members[9]!;
+    const [{ name }] = (await db().select({ name: profiles.name }).from(profiles).where(eq(profiles.userId, id))) as [{ name: string }];
+    expect((await post(`/members/${id}`, free.token, { action: 'block', next: `/members/${id}` })).status).toBe(303);
+    try {
+      for (const path of [`/members/${id}`, `/likes/m/${id}`]) {
+        const page = await get(path, free.token);
+        expect(page.status, path).toBe(200);
+        expect(page.text).toMatch(new RegExp(`<h1[^>]*>You blocked ${name}</h1>`));
+        expect(page.text).toContain(`${name} cannot see you or write to you.`);
+        expect(page.text).toContain(`<title>You blocked ${name}`);
+        // No '404' and no error page: this is a page about the block.
+        expect(page.text).not.toMatch(/>\s*404\s*</);
+        expect(page.text).not.toContain('data-error-page');
+        // Unblock is a real button of a form posting to the profile (Enter and Space work on it), and
+        // it comes back to this page.
+        expect(page.text).toMatch(new RegExp(`<form method="post" action="/members/${id}"[^>]*>\\s*<input type="hidden" name="next" value="${path}"[^>]*>\\s*<button[^>]*type="submit"[^>]*value="unblock"[^>]*>Unblock</button>`));
+        expect(page.text).toMatch(/<a href="\/members"[^>]*>Back to search<\/a>/);
+      }
+      // The profile itself is not shown.
+      expect((await get(`/members/${id}`, free.token)).text).not.toContain('data-profile-id');
+      // Dutch: the same page in the member's language.
+      const dutch = await server.request(`/members/${id}`, { cookies: { lang: 'nl', entry_ok: '1', session: free.token } });
+      expect(dutch.text).toContain(`Je hebt ${name} geblokkeerd`);
+      expect(dutch.text).toContain(`${name} kan je niet zien en je geen berichten sturen.`);
+
+      // The blocked member: the blocker's profile is not found, with nothing about a block.
+      const blockedSession = await createSession(db(), server.booted.app.clock, id);
+      for (const path of [`/members/${free.id}`, `/likes/m/${free.id}`]) {
+        const page = await get(path, blockedSession.token);
+        expect(page.status, path).toBe(404);
+        expect(page.text).not.toContain('data-blocked-member');
+        expect(page.text).not.toContain('data-unblock');
+      }
+      // Another member and a visitor still see the profile; the blocker's block is theirs alone.
+      expect((await get(`/members/${id}`, premiumToken)).status).toBe(200);
+      // A visitor as for anyone (HON-02): a fictional profile's page, a real member's public landing when
+      // they chose the public pages, else not found.
+      const [shown] = await db().select({ fictional: profiles.fictional, public: users.publicProfile }).from(profiles).innerJoin(users, eq(users.id, profiles.userId)).where(eq(users.id, id));
+      expect((await get(`/members/${id}`)).status).toBe(shown!.fictional ? 200 : shown!.public ? 303 : 404);
+
+      // A blocked member who is no longer on the site (deleted) is not found for the blocker too.
+      await db().update(users).set({ status: 'deleted' }).where(eq(users.id, id));
+      try {
+        const page = await get(`/members/${id}`, free.token);
+        expect(page.status).toBe(404);
+        expect(page.text).not.toContain('data-blocked-member');
+      } finally {
+        await db().update(users).set({ status: 'active' }).where(eq(users.id, id));
+      }
+
+      // The button works: the block is lifted and the profile is back.
+      const unblocked = await post(`/members/${id}`, free.token, { action: 'unblock', next: `/members/${id}` });
+      expect(unblocked.status).toBe(303);
+      expect(unblocked.headers.location).toBe(`/members/${id}`);
+      const back = await get(`/members/${id}`, free.token);
+      expect(back.status).toBe(200);
+      expect(back.text).toContain(`data-profile-id="${id}"`);
+    } finally {
+      await db().delete(blocks).where(and(eq(blocks.blockerId, free.id), eq(blocks.blockedId, id)));
     }
   });
 
@@ -271,6 +335,32 @@ describe('member profile screen', () => {
     expect(await ensureBlurred(deps, missing)).toBeNull();
     expect((await db().select({ blurred: photos.blurredFilename }).from(photos).where(eq(photos.id, missing.id)))[0]!.blurred).toBeNull();
     await db().delete(photos).where(inArray(photos.id, [raced.id, missing.id]));
+  });
+
+  it('MEM-06 on /profile "looking for" (the gender sought) and the reason for signing up have labels of their own, in every language', async () => {
+    const labelsOf = (html: string, id: string) => [...html.matchAll(new RegExp(`<label[^>]*for="${id}"[^>]*>([^<]*)</label>`, 'g'))].map((m) => m[1]!.trim());
+    const controlsOf = (html: string, id: string) => html.match(new RegExp(`<select[^>]*id="${id}"`, 'g')) ?? [];
+    for (const lang of ['en', 'nl', 'de', 'fr', 'es', 'it', 'pl', 'da', 'fi', 'nb', 'sv']) {
+      const page = await server.request('/profile', { cookies: { lang, entry_ok: '1', session: free.token } });
+      expect(page.status, lang).toBe(200);
+      // Each select is there once, with exactly one label of its own.
+      for (const id of ['edit-looking_for', 'edit-signup_reason']) {
+        expect(controlsOf(page.text, id), `${lang} ${id}`).toHaveLength(1);
+        expect(labelsOf(page.text, id), `${lang} ${id}`).toHaveLength(1);
+      }
+      const [lookingFor] = labelsOf(page.text, 'edit-looking_for');
+      const [reason] = labelsOf(page.text, 'edit-signup_reason');
+      expect(lookingFor, lang).not.toBe('');
+      expect(reason, lang).not.toBe('');
+      expect(reason, `${lang}: the two fields share the label "${reason}"`).not.toBe(lookingFor);
+      // No other control on the page carries either text as its label.
+      const all = [...page.text.matchAll(/<label[^>]*>([^<]*)<\/label>/g)].map((m) => m[1]!.trim());
+      expect(all.filter((l) => l === lookingFor), lang).toHaveLength(1);
+      expect(all.filter((l) => l === reason), lang).toHaveLength(1);
+    }
+    const english = await get('/profile', free.token);
+    expect(labelsOf(english.text, 'edit-looking_for')).toEqual(['Looking for']);
+    expect(labelsOf(english.text, 'edit-signup_reason')).toEqual(['I&#39;m here for']); // the apostrophe, HTML-escaped
   });
 
   it('MEM-06 /profile saves the member’s fields and search preferences, which the search starts from', async () => {

@@ -176,8 +176,8 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
       const de = (catalogues.de as any).complaints.errors;
       expect(res.text).toContain(de.required);
       expect(res.text).toContain(de.invalid_email);
-      expect(res.text).toContain(de.too_short.replace('{{min}}', '3'));
-      expect(res.text).toContain(de.too_short.replace('{{min}}', '20'));
+      expect(res.text).toContain(de.too_short_other.replace('{{min}}', '3'));
+      expect(res.text).toContain(de.too_short_other.replace('{{min}}', '20'));
       expect(res.text).toContain('aria-invalid="true"');
       expect(res.text).toContain('value="kein-email"'); // what was typed comes back
       expect({ complaints: await db().$count(complaints), mails: await db().$count(mailOutbox) }).toEqual(before);

@@ -50,7 +50,7 @@ const TYPING_SEND_EVERY_MS = 3000;
 
 export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> }) {
   const props = useMemo(() => unpackProps(data), [data]);
-  const t = createClientTranslator(props.messages, 'chats');
+  const t = createClientTranslator(props.messages, 'chats', props.when.lang);
   const [list, setList] = useState<ShownMessage[]>(() => props.history.map((m) => ({ ...m, state: 'stored' as const })));
   const [more, setMore] = useState(props.more);
   const [conversationId, setConversationId] = useState(props.conversation.id);
@@ -294,7 +294,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
       {!props.me.confirmed && <p className="small text-body-secondary" data-self-unconfirmed>{t('unconfirmed_self')}</p>}
       {panel === 'gift' && (
         <div className="chat-panel border rounded p-2 mb-2" data-gift-panel>
-          <GiftPicker messages={props.messages} onPick={(gift) => sendItem('gift', gift.id, null)} />
+          <GiftPicker messages={props.messages} lang={props.when.lang} onPick={(gift) => sendItem('gift', gift.id, null)} />
         </div>
       )}
       {panel === 'gif' && (
@@ -328,7 +328,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
       )}
       <div className="d-flex flex-wrap gap-2 mb-2" role="group" aria-label={t('extras')}>
         <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={panel === 'gift'} onClick={() => setPanel(panel === 'gift' ? 'none' : 'gift')} disabled={blocked} data-open-gifts>
-          🎁 {t('send_gift', { credits: props.cost.gift })}
+          🎁 {t('send_gift', { credits: props.cost.gift, count: props.cost.gift })}
         </button>
         <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={panel === 'gif'} onClick={() => setPanel(panel === 'gif' ? 'none' : 'gif')} disabled={blocked} data-open-gifs>
           GIF
@@ -345,7 +345,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
         </label>
         <div className="d-flex gap-2 align-items-end">
           <textarea id="chat-body" name="body" className="form-control" rows={2} maxLength={props.maxLength * 2} value={draft} onChange={(e) => onType(e.currentTarget.value)} onKeyDown={onKeyDown} placeholder={t('placeholder')} disabled={blocked} aria-describedby={blocked ? 'chat-limit chat-cost' : 'chat-cost'} />
-          <label className={`btn btn-outline-secondary mb-0${blocked ? ' disabled' : ''}`} title={t('send_photo_cost', { credits: props.cost.photo })}>
+          <label className={`btn btn-outline-secondary mb-0${blocked ? ' disabled' : ''}`} title={t('send_photo_cost', { credits: props.cost.photo, count: props.cost.photo })}>
             <span className="visually-hidden">{t('send_photo')}</span>
             <span aria-hidden="true">📷</span>
             <input
@@ -366,8 +366,8 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
           </button>
         </div>
         <p id="chat-cost" className="small text-body-secondary mt-1 mb-0" data-cost>
-          {props.cost.money ? t('cost_money', { credits: props.cost.credits, money: props.cost.money }) : t('cost', { credits: props.cost.credits })} · {t('balance', { credits })}
-          {length > props.maxLength && <span className="text-danger ms-2">{t('too_long', { max: props.maxLength })}</span>}
+          {props.cost.money ? t('cost_money', { credits: props.cost.credits, money: props.cost.money, count: props.cost.credits }) : t('cost', { credits: props.cost.credits, count: props.cost.credits })} · {t('balance', { credits, count: credits })}
+          {length > props.maxLength && <span className="text-danger ms-2">{t('too_long', { max: props.maxLength, count: props.maxLength })}</span>}
         </p>
       </form>
     </div>

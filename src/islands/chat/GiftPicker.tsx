@@ -18,10 +18,12 @@ export interface GiftPickerProps {
   columns?: 2 | 3 | 4 | 5;
   /** Disable every button (a send in progress, too few credits). */
   disabled?: boolean;
+  /** The page's language: the costs count credits by its plural rules (UX-05). */
+  lang?: string;
 }
 
-export default function GiftPicker({ messages, onPick, catalogue, columns = 3, disabled = false }: GiftPickerProps) {
-  const t = createClientTranslator(messages, 'chat');
+export default function GiftPicker({ messages, onPick, catalogue, columns = 3, disabled = false, lang }: GiftPickerProps) {
+  const t = createClientTranslator(messages, 'chat', lang);
   const [loaded, setLoaded] = useState<GiftCatalogue | null>(catalogue ?? null);
   const [failed, setFailed] = useState(false);
   const grid = useRef<HTMLUListElement>(null);

@@ -24,12 +24,14 @@ interface Props {
   limitText: string | null;
   fictionalLabel: string;
   fictionalWarning: string;
+  /** The page's language, for the plural rules of its counted texts (UX-05). */
+  lang: string;
 }
 
 const MAX_SKIPPED = 40;
 
-export default function SwipeGame({ cards, messages, likesLeft, skipped, limitText, fictionalLabel, fictionalWarning }: Props) {
-  const t = createClientTranslator(messages, 'games');
+export default function SwipeGame({ cards, messages, likesLeft, skipped, limitText, fictionalLabel, fictionalWarning, lang }: Props) {
+  const t = createClientTranslator(messages, 'games', lang);
   const [index, setIndex] = useState(0);
   const [left, setLeft] = useState(likesLeft);
   const [limit, setLimit] = useState(limitText);

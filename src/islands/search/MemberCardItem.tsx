@@ -40,7 +40,7 @@ export function MemberCardItem({ member, settings, eager, t }: { member: MemberC
         )}
         <div className="member-info">
           <strong className="d-block text-truncate">{member.name}</strong>
-          <span className="small text-body-secondary">{t('members:age_location', { age: member.age, place })}</span>
+          <span className="small text-body-secondary">{t('members:age_location', { age: member.age, place, count: member.age })}</span>
         </div>
       </a>
     </li>

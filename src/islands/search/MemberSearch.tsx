@@ -19,6 +19,8 @@ import { MemberCardItem, type CardSettings } from './MemberCardItem';
 
 export interface MemberSearchProps {
   messages: Messages;
+  /** The page's language (the cards count years by its plural rules, UX-05). */
+  lang: string;
   initial: Omit<SearchState, 'status'>;
   /** The site's countries with their names in the page language. */
   countries: Array<{ code: string; name: string }>;
@@ -67,7 +69,7 @@ type LocateState = { type: 'idle' } | { type: 'busy' } | { type: 'done'; region:
 /** The props arrive packed as one JSON string (src/shared/island-props.ts): a page of cards is most of them. */
 export default function MemberSearch({ data }: { data: PackedProps<MemberSearchProps> }) {
   const props = useMemo(() => unpackProps(data), [data]);
-  const t = createClientTranslator(props.messages, 'search');
+  const t = createClientTranslator(props.messages, 'search', props.lang);
   const root = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const stored = useStore($search);

@@ -64,7 +64,7 @@ export async function deleteAccount(app: Pick<AppContext, 'db' | 'clock' | 'mail
     user: row,
     kind: 'account_deleted',
     url: `${input.origin}/account/reactivate?token=${token}`,
-    values: { days: DELETE_GRACE_DAYS },
+    values: { days: DELETE_GRACE_DAYS, count: DELETE_GRACE_DAYS },
   });
   return { type: 'ok' };
 }

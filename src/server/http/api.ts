@@ -29,10 +29,19 @@ export function json(data: unknown, init: ResponseInit = {}): Response {
   return new Response(JSON.stringify(data), { ...init, headers });
 }
 
+/**
+ * Errors whose text counts something, and the field of `extra` that holds the number: the text takes the
+ * language's plural form for it (UX-05: 'in 1 minute', 'in 10 minutes').
+ */
+const COUNTED_BY: Partial<Record<ApiErrorCode, string>> = { too_many_attempts: 'minutes', activation_mail_too_soon: 'minutes', photo_limit_reached: 'limit' };
+
 /** The JSON error answer for `code`, with its text in the request's language. */
 export function errorResponse(context: Pick<APIContext, 'locals'>, code: ApiErrorCode, fields?: Record<string, string>, extra?: Record<string, unknown>): Response {
   const t = context.locals.t;
-  const body: ApiErrorBody & Record<string, unknown> = { error: code, message: t ? String(t(`errors:${code}`, extra as never)) : code, ...extra };
+  const counted = COUNTED_BY[code];
+  const count = counted ? extra?.[counted] : undefined;
+  const values = typeof count === 'number' ? { ...extra, count } : extra;
+  const body: ApiErrorBody & Record<string, unknown> = { error: code, message: t ? String(t(`errors:${code}`, values as never)) : code, ...extra };
   if (fields) body.fields = fields;
   return json(body, { status: API_ERRORS[code] });
 }

@@ -1,8 +1,8 @@
 /**
  * What the profile screen (`/members/{id}` and `/likes/m/{id}`, MEM-03) shows to a viewer: the member
  * when listed to the viewer (visibility.ts: same site, active, not invisible, no block either way),
- * whether the viewer likes them, and — for a member the viewer blocked — just enough to unblock
- * (BLK-01). Opening the screen clears the 'new' flag of that member's like to the viewer (LIK-02).
+ * whether the viewer likes them, and — for a member the viewer blocked — their name and the way to
+ * unblock (BLK-01). Opening the screen clears the 'new' flag of that member's like to the viewer (LIK-02).
  * Premium photos come locked, with a blurred copy (MEM-04, profile-view.ts).
  */
 import { and, eq } from 'drizzle-orm';
@@ -13,14 +13,17 @@ import type { PhotoStore } from '../photos/store';
 import { hasBlocked } from './blocks';
 import { likeIdOf, markSeen } from './likes';
 import { loadProfileView } from './profile-view';
-import { isListedTo } from './visibility';
+import { isListedTo, listedTo } from './visibility';
 
 export type ProfileView = NonNullable<Awaited<ReturnType<typeof loadProfileView>>>;
 
 export type ProfileScreenData =
   /** `likeSeen`: opening the screen cleared the 'new' flag of the member's like (the viewer's badge counts changed). */
   | { type: 'ok'; member: ProfileView; liked: boolean; signedIn: boolean; likeSeen: boolean }
-  /** The viewer blocked this member: the page answers 404 but offers to lift the block. */
+  /**
+   * The viewer blocked this member, who is otherwise shown on the site: the page says so (200, to the
+   * blocker only) and offers to lift the block (BLK-01).
+   */
   | { type: 'blocked_by_me'; id: number; name: string }
   /** The viewer's own id: their own profile page is /profile. */
   | { type: 'self' }
@@ -45,12 +48,14 @@ export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenV
   if (user && user.id === memberId) return { type: 'self' };
   const listed = await isListedTo(db, { siteId: viewer.siteId, userId: user?.id ?? null }, memberId);
   if (!listed) {
+    // The blocker's page about the block: only for a member the blocker would see but for blocks (a
+    // deleted, disabled or invisible member stays not found, blocked or not).
     if (user && (await hasBlocked(db, { siteId: viewer.siteId, userId: user.id }, memberId))) {
       const [row] = await db
         .select({ name: profiles.name })
         .from(profiles)
         .innerJoin(users, eq(users.id, profiles.userId))
-        .where(and(eq(users.id, memberId), eq(users.siteId, viewer.siteId)))
+        .where(and(eq(users.id, memberId), listedTo({ siteId: viewer.siteId, userId: null, everyone: true })))
         .limit(1);
       if (row) return { type: 'blocked_by_me', id: memberId, name: row.name };
     }

@@ -29,7 +29,7 @@ export function complaintForm(ctx: Pick<RequestContext, 'app' | 'site' | 'lang' 
       }
       const fieldErrors = translateFields(result.fields, (code, field) => {
         const limits = COMPLAINT_LIMITS[field as ComplaintField] as { min?: number; max: number };
-        return t(`complaints:errors.${code}`, { min: limits.min ?? 1, max: limits.max });
+        return t(`complaints:errors.${code}`, { min: limits.min ?? 1, max: limits.max, count: code === 'too_short' ? (limits.min ?? 1) : limits.max });
       });
       return invalid(400, { fieldErrors, data });
     },

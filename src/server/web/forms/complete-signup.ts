@@ -26,7 +26,7 @@ export function completeSignupForm(
   const path = COMPLETE_SIGNUP_PATH;
   const refused = () => invalid<AboutEcho>(400, { formError: t('errors:validation_failed') });
   const uploadRefused = (reason: UploadError, limit?: number): FormInvalid<AboutEcho> =>
-    invalid(API_ERRORS[reason], { formError: t(`errors:${reason}`, { limit: limit ?? photoLimitFor(user.paid_user) }) });
+    invalid(API_ERRORS[reason], { formError: t(`errors:${reason}`, { limit: limit ?? photoLimitFor(user.paid_user), count: limit ?? photoLimitFor(user.paid_user) }) });
   const moveOn = async () => {
     const next = await advanceStep(app.db, user.id, state.step);
     return redirect(next >= SIGNUP_COMPLETE ? '/signup-matches' : path);
@@ -51,7 +51,7 @@ export function completeSignupForm(
         const posted = aboutFromForm(form.data);
         const saved = await saveAbout(app.db, user.id, posted);
         if (saved.type === 'ok') return moveOn();
-        const fieldErrors = translateFields(saved.fields, (code) => t(`complete_signup:about.errors.${code}`, { max: ABOUT_MAX }));
+        const fieldErrors = translateFields(saved.fields, (code) => t(`complete_signup:about.errors.${code}`, { max: ABOUT_MAX, count: ABOUT_MAX }));
         return invalid(400, { fieldErrors, formError: t('errors:validation_failed'), data: posted });
       }, 1),
     },

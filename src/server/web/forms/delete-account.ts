@@ -36,7 +36,7 @@ export function deleteAccountForm(ctx: Pick<RequestContext, 'app' | 'site' | 't'
       delete: async (form) => {
         const result = await deleteAccount(app, site, { userId: user.id, password: form.text('password'), origin: ctx.linkOrigin });
         if (result.type === 'ok') return redirect('/account-deleted', { session: 'end' });
-        if (result.reason === 'too_many_attempts') return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes }) });
+        if (result.reason === 'too_many_attempts') return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes, count: result.minutes }) });
         return invalid(400, { formError: t('errors:wrong_password') });
       },
     },

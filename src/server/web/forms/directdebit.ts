@@ -26,7 +26,7 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
   const { t } = ctx;
   const deps = () => directDebitDeps(ctx);
   const minutes = CODE_TTL_MS / 60_000;
-  const smsText = (code: string, reference: string) => t('directdebit:sms_text', { site: ctx.site.settings.name, code, reference, minutes });
+  const smsText = (code: string, reference: string) => t('directdebit:sms_text', { site: ctx.site.settings.name, code, reference, minutes, count: minutes });
   const back = (form: { text(name: string): string }) => {
     const pkg = packageParam(form.text('package'));
     return pkg ? `?package=${pkg}` : '';
@@ -51,7 +51,7 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
         const fieldErrors: Record<string, string> = {};
         for (const [field, code] of Object.entries(result.fields)) {
           const key = code === 'blocked' ? `directdebit:errors.${field === 'iban' ? 'iban' : 'mobile'}_blocked` : `directdebit:errors.${code}`;
-          fieldErrors[field] = t(key, { max: FIELD_MAX[field as MandateField] });
+          fieldErrors[field] = t(key, { max: FIELD_MAX[field as MandateField], count: FIELD_MAX[field as MandateField] });
         }
         const blocked = Object.values(result.fields).includes('blocked');
         return invalid(blocked ? 403 : 400, { fieldErrors, reason: blocked ? 'blocklisted' : 'invalid', data: { values: result.values } });

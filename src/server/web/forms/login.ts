@@ -23,7 +23,7 @@ export function loginForm(ctx: Pick<RequestContext, 'app' | 'site' | 't' | 'sess
       );
       if (result.type === 'ok') return redirect(safeNext(form.text('next'), next), { session: { token: result.created.token }, device: result.deviceCookie });
       // AUTH-03: blocked → 429 with the minutes left; DEL-01: a deleted account within its grace period → 403.
-      if (result.reason === 'too_many_attempts') return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes }) });
+      if (result.reason === 'too_many_attempts') return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes, count: result.minutes }) });
       // OPS-01: a banned member is refused with the ban page.
       if (result.reason === 'account_banned') return redirect('/banned');
       return invalid(result.reason === 'account_deletion_pending' ? 403 : 401, { formError: t(`errors:${result.reason}`) });

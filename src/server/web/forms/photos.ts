@@ -27,7 +27,7 @@ export function isPhotoAction(value: unknown): value is PhotoAction {
 
 /** PHO-01 with the words of SPEC §5: the member's own limit, and the free and premium limits. */
 export function photoLimitText(t: Translate, limit: number): string {
-  return t('photos_manage:limit_reached', { limit, free: PHOTO_LIMITS.free, premium: PHOTO_LIMITS.premium });
+  return t('photos_manage:limit_reached', { limit, free: PHOTO_LIMITS.free, premium: PHOTO_LIMITS.premium, count: limit });
 }
 
 /** The translated text of an upload refusal. */

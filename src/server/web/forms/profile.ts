@@ -23,7 +23,7 @@ export function profileForm(ctx: Pick<RequestContext, 'app' | 't' | 'site'>, use
       const saved = await saveProfile(app.db, userId, posted, { minAge });
       if (saved.type === 'ok') return redirect(`${PROFILE_PATH}?saved=1`);
       const fieldErrors = translateFields(saved.fields, (code) =>
-        code.startsWith('signup_name_') ? t(`errors:${code}`) : t(`profile_edit:errors.${code}`, { max: ABOUT_MAX, min: minAge, top: SEARCH_MAX_AGE }),
+        code.startsWith('signup_name_') ? t(`errors:${code}`) : t(`profile_edit:errors.${code}`, { max: ABOUT_MAX, min: minAge, top: SEARCH_MAX_AGE, count: ABOUT_MAX }),
       );
       return invalid(400, { fieldErrors, formError: t('errors:validation_failed'), data: posted });
     },

@@ -26,7 +26,7 @@ export function settingsForm(ctx: Pick<RequestContext, 'app' | 'site' | 't' | 's
         const result = await requestEmailChange(app, { site, userId: user.id, origin: ctx.linkOrigin, form: { email: form.text('email'), current_password: form.text('current_password') } });
         if (result.type === 'ok') return redirect('/settings?saved=email#email');
         if (result.reason === 'validation_failed') return invalid(400, { fieldErrors: translateFields(result.fields, (code) => t(`errors:${code}`)) });
-        if (result.reason === 'too_many_attempts') return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes }) });
+        if (result.reason === 'too_many_attempts') return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes, count: result.minutes }) });
         return invalid(429, { formError: t(`errors:${result.reason}`) });
       },
       password: async (form) => {
@@ -37,7 +37,7 @@ export function settingsForm(ctx: Pick<RequestContext, 'app' | 'site' | 't' | 's
         });
         if (result.type === 'ok') return redirect('/settings?saved=password#password');
         if (result.reason === 'validation_failed') return invalid(400, { fieldErrors: translateFields(result.fields, (code) => t(`errors:${code}`)) });
-        return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes }) });
+        return invalid(429, { formError: t('errors:too_many_attempts', { minutes: result.minutes, count: result.minutes }) });
       },
       invisible: async (form) => {
         const value = form.text('invisible');
