@@ -177,7 +177,7 @@ test('SET-02 a notification preference is switched off by keyboard and stays off
   await expect(page.getByRole('checkbox', { name: 'Nieuws' })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: 'Nieuwe berichten' })).toBeChecked();
   await page.goto('/settings');
-  await expect(page.locator('[data-notifications-summary]')).toHaveText('1 van de 8 meldingen staan uit.');
+  await expect(page.locator('[data-notifications-summary]')).toHaveText('1 van de 8 meldingen staat uit.');
 });
 
 test('SET-01 on a 360 px phone the settings screen fits and invisible mode toggles', async ({ browser }) => {

@@ -13,8 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { totpCode } from '../../src/server/staff/accounts';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { staffLogin } from './staff-login';
 import { settled } from './settled';
 
 const WIDTH = 360;
@@ -197,12 +196,7 @@ test('UX-04 the back office fits a 360 px layout viewport', async ({ page, conte
   await speak(context, baseURL!, 'en');
   const overflows: Overflow[] = [];
   await visit(page, '/admin/login', overflows);
-  await page.getByLabel('E-mail').fill('admin@demo.test');
-  await page.getByLabel('Password').fill(DEMO_STAFF_PASSWORD);
-  // The step before this one (the server accepts one step either side, each code once): the other
-  // specs log the demo admin in with this step's code.
-  await page.getByLabel('Code from your authenticator app').fill(totpCode(DEMO_TOTP_SECRET, new Date(Date.now() - 30_000)));
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await staffLogin(page, 'admin@demo.test');
   await expect(page).toHaveURL(/\/admin\/?$/);
   await page.goto('/admin/members');
   await page.getByLabel('E-mail, name or id').fill('free@demo.test');

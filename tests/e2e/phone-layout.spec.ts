@@ -7,8 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { totpCode } from '../../src/server/staff/accounts';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { staffLogin } from './staff-login';
 
 const PHONE = { width: 360, height: 740 };
 test.use({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
@@ -118,11 +117,7 @@ test('LND-05 HON-01 LAY-01 the live-cam block shows the partner an admin configu
     await adminContext.addCookies([{ name: 'lang', value: 'en', url: base() }]);
     const admin = await adminContext.newPage();
     await admin.goto('/admin/partner?site=1');
-    await admin.getByLabel('E-mail').fill('admin@demo.test');
-    await admin.getByLabel('Password').fill(DEMO_STAFF_PASSWORD);
-    // The previous step's code (the server accepts one step either side; other specs use this one and the next).
-    await admin.getByLabel('Code from your authenticator app').fill(totpCode(DEMO_TOTP_SECRET, new Date(Date.now() - 30_000)));
-    await admin.getByRole('button', { name: 'Log in' }).click();
+    await staffLogin(admin, 'admin@demo.test');
     await expect(admin).toHaveURL(/\/admin\/partner\?site=1$/);
     await admin.getByLabel('Partner name').fill('CamPartner');
     await admin.getByLabel('Partner link').fill('https://cams.example.com/?aff=7');
