@@ -85,6 +85,8 @@ describe('honest and private public pages', () => {
           if (res.status !== 200) continue;
           const text = body(res.text);
           for (const claim of LIVE_CLAIMS[lang]!) expect(text, `${host}${path} in ${lang}: ${claim}`).not.toMatch(claim);
+          // Every text says what it says: no placeholder left unfilled.
+          expect(text.replace(/<[^>]+>/g, ' '), `${host}${path} in ${lang}`).not.toContain('{{');
           // Without a partner there is no live-cam block at all.
           expect(text, `${host}${path}`).not.toContain('data-live-cam');
         }
@@ -97,6 +99,7 @@ describe('honest and private public pages', () => {
     const hero = /<section class="video-hero">[\s\S]*?<\/section>/.exec(html)![0];
     expect(hero).toContain('data-chat-illustration');
     expect(hero).toContain('Illustration of a conversation on');
+    expect(hero).toMatch(/Illustration\. On [^{<]+ you get to know each other in messages\./);
     expect(hero).not.toMatch(/\/photos\//);
     expect(hero).not.toMatch(/video-bubble|Nice to see you|up to tonight/);
   });
