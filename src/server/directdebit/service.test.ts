@@ -36,6 +36,14 @@ async function member(db: Db, siteId: number): Promise<number> {
   return row!.id;
 }
 
+/** The default site, SMS kept in memory, and one member of it: the world of a direct-debit test. */
+async function oneMember(db: Db, clock: FakeClock) {
+  const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
+  const sms = new CapturedSms();
+  const deps: DirectDebitDeps = { db, clock, sms };
+  return { site, sms, deps, m: await member(db, site!.id) };
+}
+
 const form = (mobile: string) => ({ accountHolder: 'Anna de Vries', iban: 'NL91ABNA0417164300', street: 'Keizersgracht', houseNumber: '12', zip: '1015 CJ', city: 'Amsterdam', mobile });
 const smsText = (code: string) => `code ${code}`;
 
@@ -115,10 +123,7 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
   it('SEC-19 a burst of 20 wrong codes at once compares three of them: the attempt is counted before the comparison, so the right code after them is refused', async () => {
     const clock = new FakeClock();
     await withSeededDatabase(kind, { clock }, async ({ db }) => {
-      const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
-      const sms = new CapturedSms();
-      const deps: DirectDebitDeps = { db, clock, sms };
-      const m = await member(db, site!.id);
+      const { site, sms, deps, m } = await oneMember(db, clock);
       expect((await submitDetails(deps, { siteId: site!.id, memberId: m, country: 'NL', form: form('0622222222'), smsText })).type).toBe('sent');
       const right = sms.lastCode();
       const wrongs = Array.from({ length: 20 }, (_, i) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0'));
@@ -159,10 +164,7 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
   it('DD-02 SMS limits: a mistyped number does not lock the member out; 3 codes per number per hour and 8 per member per day, each saying until when, also under a burst', async () => {
     const clock = new FakeClock();
     await withSeededDatabase(kind, { clock }, async ({ db }) => {
-      const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
-      const sms = new CapturedSms();
-      const deps: DirectDebitDeps = { db, clock, sms };
-      const m = await member(db, site!.id);
+      const { site, sms, deps, m } = await oneMember(db, clock);
       const submit = (mobile: string) => submitDetails(deps, { siteId: site!.id, memberId: m, country: 'NL', form: form(mobile), smsText });
       const resend = () => resendCode(deps, { memberId: m, smsText });
       // The wrong number: the code never comes, the member asks twice more, then a fourth time.

@@ -6,7 +6,7 @@
  * member landings. Only active, visible members of the site itself and only public photos (active,
  * not premium) ever reach a lander, so nothing here can leak a locked image (MEM-04).
  */
-import { and, asc, desc, eq, gt, inArray, lte, not, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, not, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { photos, profiles, regions, users } from '../../db/schema';
 import type { TtlCache } from '../cache';
@@ -168,18 +168,14 @@ export async function countInterests(db: Db, siteId: number): Promise<Record<str
   return Object.fromEntries(rows.map((r) => [r.interest, r.n]));
 }
 
-/** Active members of a site, and the real members active since `since`. */
-export async function countMembers(db: Db, siteId: number, since: Date): Promise<{ total: number; activeSince: number }> {
+/** Active members of a site. */
+export async function countMembers(db: Db, siteId: number): Promise<number> {
   const [row] = await db
-    .select({
-      total: sql<number>`count(*)::int`,
-      // Real members only: a fictional profile's activity is not a member's (HON-01).
-      activeSince: sql<number>`(count(*) filter (where ${and(gt(profiles.lastActiveAt, since), eq(profiles.fictional, false))}))::int`,
-    })
+    .select({ total: sql<number>`count(*)::int` })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
     .where(visibleMemberOf(siteId));
-  return { total: row?.total ?? 0, activeSince: row?.activeSince ?? 0 };
+  return row?.total ?? 0;
 }
 
 /** The regions of `country` with how many of the site's active members live there (the map lander). */
@@ -230,7 +226,6 @@ export async function loadLanderMember(
 }
 
 const CONTENT_TTL_MS = 60_000;
-const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * A site's lander content, shared by every visitor of that site for a minute: the landers are the
@@ -240,12 +235,12 @@ export function landerContent(deps: { db: Db; cache: TtlCache; clock: Clock }, s
   const siteId = site.id;
   return deps.cache.get(`landers:${siteId}`, CONTENT_TTL_MS, async () => {
     const now = deps.clock.now();
-    const [members, counts, interests] = await Promise.all([
+    const [members, total, interests] = await Promise.all([
       listLanderMembers(deps.db, { siteId, now, limit: 24, niche: site.niche }),
-      countMembers(deps.db, siteId, new Date(now.getTime() - DAY_MS)),
+      countMembers(deps.db, siteId),
       countInterests(deps.db, siteId),
     ]);
-    return { members, total: counts.total, interests };
+    return { members, total, interests };
   });
 }
 
