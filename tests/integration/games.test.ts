@@ -14,7 +14,7 @@ import { seedDemo } from '../../src/db/seed';
 import { wantedGenders } from '../../src/server/members/matches';
 import { LocalPhotoStore } from '../../src/server/photos/store';
 import { createTestDatabase, databaseKinds } from '../setup/databases';
-import { localMidnight, nextLocalMidnight, siteTimeZone } from '../../src/server/games/site-time';
+import { localMidnight, nextLocalMidnight, siteTimeZone } from '../../src/server/sites/site-time';
 import { findMatches, parseQuestions } from '../../src/server/games/match-finder';
 import { parseSkipped, swipe, swipeAllowance, swipeDeck, SWIPE_LIKES_PER_DAY } from '../../src/server/games/swipe';
 import { like, type LikeDeps } from '../../src/server/members/likes';

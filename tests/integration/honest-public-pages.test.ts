@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photos, profiles, sitePartners, users } from '../../src/db/schema';
 import { LANDER_NAMES } from '../../src/server/landers/names';
 import { totpCode } from '../../src/server/staff/accounts';
-import { readAudit } from '../../src/server/staff/audit';
+import { readAudit } from '../../src/server/audit';
 import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
 import { startTestServer, type TestServer } from '../setup/server';
 

@@ -11,7 +11,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, complaints, conversations, messages, operatorLocks, operatorReplies, photos, users } from '../../src/db/schema';
 import { createStaff, totpCode } from '../../src/server/staff/accounts';
-import { readAudit } from '../../src/server/staff/audit';
+import { readAudit } from '../../src/server/audit';
 import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
 import { takeConversation } from '../../src/server/staff/operator';
 import { databaseKinds } from '../setup/databases';

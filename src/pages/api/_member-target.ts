@@ -3,7 +3,7 @@
  * (DELETE). A bad id is 400 `validation_failed`; the services' refusals map to stable codes.
  */
 import { z } from 'zod';
-import { ApiError, readJson, readQuery } from '../../server/http/api';
+import { ApiError, readJson, readQuery } from '../../server/web/api';
 import { MAX_ID } from '../../shared/ids';
 
 

@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import { resendActivationMail } from '../../server/alerts/activation-reminder';
-import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/web/api';
 import { safeNext } from '../../server/web/session-cookie';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 
 const body = z.object({ next: z.string().max(500).optional() });
 

@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { dismissAlert } from '../../server/alerts/dismissals';
 import { ALERT_KEYS } from '../../server/alerts/rules';
-import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/web/api';
 import { safeNext } from '../../server/web/session-cookie';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 
 const body = z.object({ alert: z.enum(ALERT_KEYS), next: z.string().max(500).optional() });
 

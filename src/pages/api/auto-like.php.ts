@@ -6,10 +6,10 @@
  * there is none.
  */
 import { z } from 'zod';
-import { endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
+import { endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { nextAutoLike } from '../../server/members/likes';
-import { mainImage } from '../../server/members/likes-web';
-import { requireMember } from '../../server/request-context';
+import { mainImage } from '../../server/web/likes';
+import { requireMember } from '../../server/web/request-context';
 import { parseId } from '../../shared/ids';
 
 const querySchema = z.object({ member: z.string().max(10).refine((v) => parseId(v) !== null).optional() });

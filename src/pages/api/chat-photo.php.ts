@@ -4,12 +4,12 @@
  * retry with the same client id). The photo goes through the checks of profile photos.
  */
 import { z } from 'zod';
-import { ApiError, endpoint, json, methodNotAllowed } from '../../server/http/api';
-import { chatDeps, pricesOf, sendRefusal } from '../../server/chat/chat-web';
+import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
+import { chatDeps, pricesOf, sendRefusal } from '../../server/web/chat-deps';
 import { sendChatPhoto } from '../../server/chat/photos';
-import { messageJson } from '../../server/chat/stream';
+import { messageJson } from '../../server/session/stream';
 import { readUploadForm } from '../../server/photos/upload';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 import { MAX_ID } from '../../shared/ids';
 
 const fields = z.object({ to: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number), client_id: z.string().min(1).max(100) });

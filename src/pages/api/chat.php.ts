@@ -10,13 +10,13 @@
  * Another member's conversation, a blocked one or an unknown id are all `conversation_not_found` (404).
  */
 import { z } from 'zod';
-import { ApiError, endpoint, json, methodNotAllowed, readJson, readQuery } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed, readJson, readQuery } from '../../server/web/api';
 import { conversationFor, conversationWith, history, markRead, removeChats } from '../../server/chat/conversations';
-import { chatDeps, conversationJson, pricesOf, sendRefusal } from '../../server/chat/chat-web';
+import { chatDeps, conversationJson, pricesOf, sendRefusal } from '../../server/web/chat-deps';
 import { sendMessage } from '../../server/chat/send';
-import { messageJson } from '../../server/chat/stream';
+import { messageJson } from '../../server/session/stream';
 import { resolveAttachment } from '../../server/chat/attachments';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 import { MAX_ID } from '../../shared/ids';
 
 const id = z.string().transform(Number).pipe(z.number().int().min(1).max(MAX_ID));

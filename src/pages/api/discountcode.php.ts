@@ -6,10 +6,10 @@
  * time-bonus countdown only counts down to `expires_at`.
  */
 import { z } from 'zod';
-import { ApiError, endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
-import { requireMember } from '../../server/request-context';
+import { ApiError, endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
+import { requireMember } from '../../server/web/request-context';
 import { activeDiscount, checkCode, welcomeDiscount } from '../../server/payments/discounts';
-import { discountMember } from '../../server/payments/web';
+import { discountMember } from '../../server/web/payments';
 
 const query = z.object({
   welcome: z.enum(['true', 'false', '1', '0']).optional(),

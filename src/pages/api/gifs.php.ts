@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { GIF_OFFSET_MAX, GIF_PAGE_SIZE, GIF_QUERY_MAX, gifProvider, GifProviderError } from '../../server/chat/gifs';
-import { ApiError, endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
-import { requireMember } from '../../server/request-context';
+import { ApiError, endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
+import { requireMember } from '../../server/web/request-context';
 
 const query = z.object({
   // eslint-disable-next-line no-control-regex

@@ -7,10 +7,10 @@
  * invisible, blocked either way) are `member_not_found`, oneself `self_not_allowed`.
  */
 import { z } from 'zod';
-import { endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
+import { endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { like, likedBy, listLikes, unlike } from '../../server/members/likes';
-import { formatCursor, likeCardJson, likeDeps, LIKE_LIST_TYPES, parseCursor } from '../../server/members/likes-web';
-import { requireMember } from '../../server/request-context';
+import { formatCursor, likeCardJson, likeDeps, LIKE_LIST_TYPES, parseCursor } from '../../server/web/likes';
+import { requireMember } from '../../server/web/request-context';
 import { refusal, targetFromBody, targetFromQuery } from './_member-target';
 
 const listQuery = z.object({

@@ -1,7 +1,7 @@
 /** POST /api/page-bounce.php (CLI-05): a visitor who arrived with `lb` left without going further. */
 import { z } from 'zod';
 import { pageEvents } from '../../db/schema';
-import { endpoint, methodNotAllowed, readJson } from '../../server/http/api';
+import { endpoint, methodNotAllowed, readJson } from '../../server/web/api';
 
 const bounce = z.object({
   path: z.string().startsWith('/').max(500),

@@ -1,7 +1,7 @@
 /** POST /api/page-hidden.php (CLI-06): the beacon a page sends when it becomes hidden (empty JSON body). */
 import { z } from 'zod';
 import { pageEvents } from '../../db/schema';
-import { endpoint, methodNotAllowed, readJson } from '../../server/http/api';
+import { endpoint, methodNotAllowed, readJson } from '../../server/web/api';
 
 export const POST = endpoint(async ({ locals, request }) => {
   await readJson(request, z.object({}).strict());

@@ -5,7 +5,7 @@
  * the site's own (docs/decisions/020-site-texts-per-language.md): the answer varies by the cookie.
  */
 import { z } from 'zod';
-import { endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
+import { endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { localiseSite } from '../../server/sites/texts';
 
 const query = z.object({

@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { chatSignalsOf } from '../../server/accounts/preferences';
-import { ApiError, endpoint, methodNotAllowed, readJson } from '../../server/http/api';
+import { ApiError, endpoint, methodNotAllowed, readJson } from '../../server/web/api';
 import { conversationFor } from '../../server/chat/conversations';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 import { MAX_ID } from '../../shared/ids';
 
 const body = z.object({ conversation: z.number().int().min(1).max(MAX_ID) }).strict();

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { profiles, users } from '../../db/schema';
 import type { Clock } from '../clock';
-import type { AppContext } from '../context';
+import type { AppContext } from '../app';
 import type { Site } from '../sites/directory';
 import { sendAccountMail } from './mails';
 import { consumeToken, issueToken } from './tokens';

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { accountTokens, profiles, users } from '../../db/schema';
 import { isValidEmail } from '../../shared/email';
 import type { Clock } from '../clock';
-import type { AppContext } from '../context';
+import type { AppContext } from '../app';
 import type { Site } from '../sites/directory';
 import { sendAccountMail } from './mails';
 import { isDisposableEmail } from './rules';

@@ -21,7 +21,7 @@ import { createSession, revokeUserSessions, type CreatedSession } from '../auth/
 import { accountKey, clearFailures, consumeAllowance, type ThrottleRule } from '../auth/throttle';
 import type { BackgroundTasks } from '../background';
 import type { Clock } from '../clock';
-import type { AppContext } from '../context';
+import type { AppContext } from '../app';
 import type { Site } from '../sites/directory';
 import { sendAccountMail } from './mails';
 import { checkPassword, type PasswordProblem } from './rules';

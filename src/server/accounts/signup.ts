@@ -3,7 +3,7 @@
  * profile, grants the site's signup credits once through the ledger, logs the new member in and mails
  * the activation link.
  */
-import { checkInvitation, useInvitation } from '../landers/invitations';
+import { checkInvitation, useInvitation } from './invitations';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -15,7 +15,7 @@ import type { Settings } from '../../shared/settings';
 import { hashPassword } from '../auth/passwords';
 import { createSession, type CreatedSession } from '../auth/sessions';
 import type { Clock } from '../clock';
-import type { Tracking } from '../web/visitor';
+import type { Tracking } from '../../shared/tracking';
 import { checkBirthDate, checkName, checkPassword, isDisposableEmail, signupsAllowed } from './rules';
 
 export const signupSchema = z.object({

@@ -40,7 +40,7 @@ import type { Db } from '../../db/client';
 import { conversationMembers, conversations, messages, profiles, users, type MessageKind } from '../../db/schema';
 import type { Clock } from '../clock';
 import { spend, type DbTransaction } from '../credits/ledger';
-import { FREE_CONVERSATION_LIMIT } from '../credits/premium';
+import { FREE_CONVERSATION_LIMIT } from '../members/membership';
 import type { NotifyEvent } from '../notify/notify';
 import type { EventBus } from '../realtime/bus';
 import { blockedBetween } from '../members/blocks';

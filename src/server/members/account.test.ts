@@ -4,7 +4,8 @@ import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/s
 import { DEMO_ACCOUNTS } from '../../db/seed';
 import { sessions, users } from '../../db/schema';
 import { createSession, SESSION_TTL_MS, validateSessionToken } from '../auth/sessions';
-import { loadCurrentUser, loadSessionMember } from './account';
+import { loadCurrentUser } from './account';
+import { loadSessionMember } from '../session/lookup';
 
 describe('the member behind a session cookie (one query per request)', () => {
   let seeded: SeededDatabase;

@@ -11,7 +11,7 @@ import { seedDemo, DEMO_ACCOUNTS } from '../../db/seed';
 import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory } from '../sites/directory';
 import { PushService } from './service';
-import { DEFAULT_PUSH_SERVICE_HOSTS } from './service-hosts';
+import { DEFAULT_PUSH_SERVICE_HOSTS } from '../config/push-service-hosts';
 import { endpointProblem, pushSubscriptionSchema, type EndpointPolicy } from './subscription';
 import { decryptPush, fakeBrowserKeys, startFakePushService, verifyVapidHeader, type FakePushService } from './test-push-service';
 import type { Resolver } from './transport';

@@ -4,8 +4,8 @@
  * lock is renewed; nothing is stored. Anyone else: 403 (no staff session or role) or 409 (not theirs).
  */
 import { z } from 'zod';
-import { ApiError, endpoint, methodNotAllowed, readJson } from '../../../server/http/api';
-import { currentStaff } from '../../../server/staff/guard';
+import { ApiError, endpoint, methodNotAllowed, readJson } from '../../../server/web/api';
+import { currentStaff } from '../../../server/web/staff-guard';
 import { operatorTyping } from '../../../server/staff/operator';
 import { MAX_ID } from '../../../shared/ids';
 
