@@ -3,9 +3,9 @@
  * demo data (server/main.ts through bootServer, astro dev, scripts/seed.ts, tests) call this when
  * SEED_DEMO says so. The context only wires services.
  */
-import { seedDemoStaff } from '../server/staff/demo';
-import { seedDemo, type SeedResult } from '../db/seed';
-import { ensureMarketingContent } from '../db/seed-marketing';
+import { seedDemoStaff } from './staff';
+import { seedDemo, type SeedResult } from './seed';
+import { ensureMarketingContent } from './seed-marketing';
 import type { AppContext } from '../server/app';
 
 /**

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../server/logger';
 import { MAX_UPLOAD_BODY_BYTES } from '../server/photos/upload';
 import { endpoint } from '../server/web/api';
-import { bodyKind, bodyLimit, UPLOAD_BODY_LIMIT, UPLOAD_PATHS } from './body-limit';
+import { bodyKind, bodyLimit, UPLOAD_BODY_LIMIT, UPLOAD_PATHS } from '../server/web/body-limit';
 import { isInputError, scrubError } from '../shared/input-errors';
 import { bodyHasNul, prepareResponse } from './request-guard';
 

@@ -18,7 +18,7 @@ import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, type Language } from '../
 import { API_ERRORS, type ApiErrorCode } from '../shared/api-errors';
 import { FALLBACK_CSP } from '../server/web/headers';
 import { wantsPageFrom } from '../server/web/answer-kind';
-import { bodyKind, bodyLimit, closeAfterRefusal, hasBody, LINGER_MS, readLimitedBody } from './body-limit';
+import { bodyKind, bodyLimit, closeAfterRefusal, hasBody, LINGER_MS, readLimitedBody } from '../server/web/body-limit';
 
 /** The methods the app answers; anything else is refused before routing. */
 export const ALLOWED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -10,7 +10,7 @@ import { and, desc, eq, inArray, ne, notLike } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { blocks, likes, profiles, users } from '../../src/db/schema';
-import { seedDemo } from '../../src/db/seed';
+import { seedDemo } from '../../src/demo/seed';
 import { wantedGenders } from '../../src/server/members/matches';
 import { LocalPhotoStore } from '../../src/server/photos/store';
 import { createTestDatabase, databaseKinds } from '../setup/databases';

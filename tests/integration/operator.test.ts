@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, complaints, conversations, messages, operatorLocks, operatorReplies, photos, users } from '../../src/db/schema';
 import { createStaff, totpCode } from '../../src/server/staff/accounts';
 import { readAudit } from '../../src/server/audit';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/demo/staff';
 import { takeConversation } from '../../src/server/staff/operator';
 import { databaseKinds } from '../setup/databases';
 import { startTestServer, type TestServer } from '../setup/server';

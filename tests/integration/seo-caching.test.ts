@@ -8,7 +8,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS } from '../../src/db/seed';
+import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { projectRoot } from '../../src/runtime/boot';
 import { compressBuffer } from '../../src/runtime/compression';
 import { clearCompressedVariants, compressedVariantsSettled } from '../../src/runtime/static-files';

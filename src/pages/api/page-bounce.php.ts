@@ -1,6 +1,6 @@
 /** POST /api/page-bounce.php (CLI-05): a visitor who arrived with `lb` left without going further. */
 import { z } from 'zod';
-import { pageEvents } from '../../db/schema';
+import { recordPageEvent } from '../../server/landers/page-events';
 import { endpoint, methodNotAllowed, readJson } from '../../server/web/api';
 
 const bounce = z.object({
@@ -10,13 +10,7 @@ const bounce = z.object({
 
 export const POST = endpoint(async ({ locals, request }) => {
   const input = await readJson(request, bounce);
-  await locals.app.db.insert(pageEvents).values({
-    siteId: locals.site.settings.id,
-    userId: locals.user?.id ?? null,
-    kind: 'bounce',
-    path: input.path,
-    durationMs: input.duration_ms,
-  });
+  await recordPageEvent(locals.app.db, { siteId: locals.site.settings.id, userId: locals.user?.id ?? null }, { kind: 'bounce', path: input.path, durationMs: input.duration_ms });
   return new Response(null, { status: 204 });
 });
 

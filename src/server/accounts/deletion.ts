@@ -14,7 +14,7 @@ import type { EventBus } from '../realtime/bus';
 import type { AppContext } from '../app';
 import type { Site } from '../sites/directory';
 import { DELETE_GRACE_DAYS, DELETE_GRACE_MS, erasedEmail } from '../../shared/account-deletion';
-import { sendAccountMail } from './mails';
+import { sendAccountMail } from '../mail/member-mail';
 import { checkCurrentPassword } from './preferences';
 import { consumeToken, issueToken, peekToken, revokeTokens } from './tokens';
 

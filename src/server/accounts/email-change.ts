@@ -12,7 +12,7 @@ import { isValidEmail } from '../../shared/email';
 import type { Clock } from '../clock';
 import type { AppContext } from '../app';
 import type { Site } from '../sites/directory';
-import { sendAccountMail } from './mails';
+import { sendAccountMail } from '../mail/member-mail';
 import { isDisposableEmail } from './rules';
 import { consumeToken, countTokensSince, issueToken, revokeTokens } from './tokens';
 import { checkCurrentPassword } from './preferences';

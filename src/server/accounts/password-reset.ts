@@ -23,7 +23,7 @@ import type { BackgroundTasks } from '../background';
 import type { Clock } from '../clock';
 import type { AppContext } from '../app';
 import type { Site } from '../sites/directory';
-import { sendAccountMail } from './mails';
+import { sendAccountMail } from '../mail/member-mail';
 import { checkPassword, type PasswordProblem } from './rules';
 import { consumeToken, countTokensSince, issueToken, peekToken, revokeTokens } from './tokens';
 

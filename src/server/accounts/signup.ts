@@ -208,3 +208,13 @@ export async function signup(ctx: SignupContext, raw: SignupInput): Promise<Sign
   const created = await createSession(ctx.db, ctx.clock, userId, { ip: ctx.ip ?? null, userAgent: ctx.userAgent ?? null });
   return { type: 'ok', userId, created };
 }
+
+/** The member a visitor signs up to write to (`/signup?member=<id>`, SIGN-06): an active profile of this site, or undefined. */
+export async function signupTarget(db: Db, siteId: number, memberId: number): Promise<{ id: number; name: string } | undefined> {
+  const [row] = await db
+    .select({ id: profiles.userId, name: profiles.name })
+    .from(profiles)
+    .where(and(eq(profiles.userId, memberId), eq(profiles.siteId, siteId), eq(profiles.status, 'active')))
+    .limit(1);
+  return row;
+}

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailOutbox, users } from '../../db/schema';
-import { DEMO_ACCOUNTS } from '../../db/seed';
+import { DEMO_ACCOUNTS } from '../../demo/seed';
 import { loadConfig } from '../config';
 import { createAppContext } from '../../runtime/app-context';
 import type { AppContext } from '../app';

@@ -7,7 +7,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client';
 import { appSecrets, pushSubscriptions, users } from '../../db/schema';
-import { seedDemo, DEMO_ACCOUNTS } from '../../db/seed';
+import { seedDemo, DEMO_ACCOUNTS } from '../../demo/seed';
 import { LocalPhotoStore } from '../photos/store';
 import { SiteDirectory } from '../sites/directory';
 import { PushService } from './service';

@@ -7,7 +7,7 @@ import type { APIContext, APIRoute } from 'astro';
 import { z } from 'zod';
 import { API_ERRORS, type ApiErrorBody, type ApiErrorCode } from '../../shared/api-errors';
 import { LoginRequired } from './request-context';
-import { JSON_BODY_LIMIT } from '../../runtime/body-limit';
+import { JSON_BODY_LIMIT } from './body-limit';
 import { isInputError, scrubError } from '../../shared/input-errors';
 
 export class ApiError extends Error {

@@ -4,9 +4,9 @@
  * and only where the demo is seeded (never a production database: SEED_DEMO decides).
  */
 import { count } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { staff, type StaffRole } from '../../db/schema';
-import { createStaff } from './accounts';
+import type { Db } from '../db/client';
+import { staff, type StaffRole } from '../db/schema';
+import { createStaff } from '../server/staff/accounts';
 
 /** Base32; add it to an authenticator app by hand ("enter a setup key") to get the demo's codes. */
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';

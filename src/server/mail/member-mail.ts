@@ -5,8 +5,8 @@
 import type { Site } from '../sites/directory';
 import { createTranslator } from '../../i18n';
 import { isLanguage } from '../../shared/languages';
-import { renderMail, siteSender } from '../mail/layout';
-import type { Mailer, SendResult } from '../mail/mailer';
+import { renderMail, siteSender } from './layout';
+import type { Mailer, SendResult } from './mailer';
 
 export interface AccountMail {
   site: Site;

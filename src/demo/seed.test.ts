@@ -21,8 +21,8 @@ import {
   TATTOOS,
 } from '../shared/interests';
 import { settingsSchema } from '../shared/settings';
-import { openDatabase, type Database, type Db } from './client';
-import { companies, creditLedger, photos, profiles, regions, siteHosts, sites, users } from './schema';
+import { openDatabase, type Database, type Db } from '../db/client';
+import { companies, creditLedger, photos, profiles, regions, siteHosts, sites, users } from '../db/schema';
 import { DEMO_ACCOUNTS, DEMO_PREMIUM_PURCHASE, MAIN_IMAGE, THUMB_IMAGE, planDemoPortraits, portraitSvg, seedDemo } from './seed';
 import { REGIONS } from './seed-data';
 import { createTestDatabase, databaseKinds } from '../../tests/setup/databases';

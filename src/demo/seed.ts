@@ -27,8 +27,8 @@ import {
   SIGNUP_REASONS,
   TATTOOS,
 } from '../shared/interests';
-import { SCHEMA_LOCK_ID, type Db } from './client';
-import { companies, photos, profiles, regions, siteHosts, sites, users } from './schema';
+import { SCHEMA_LOCK_ID, type Db } from '../db/client';
+import { companies, photos, profiles, regions, siteHosts, sites, users } from '../db/schema';
 import { ensureMarketingContent } from './seed-marketing';
 import {
   ABOUT_FRAGMENTS,
@@ -132,7 +132,7 @@ export async function seedDemo(deps: SeedDeps): Promise<SeedResult> {
     await seedDemoAccounts(tx, demoPlans, regionIds);
     return true;
   });
-  await ensureMarketingContent(deps.db); // credit packages and token pages (src/db/seed-marketing.ts)
+  await ensureMarketingContent(deps.db); // credit packages and token pages (src/demo/seed-marketing.ts)
   if (!created) return { ...NOT_CREATED };
   return {
     created: true,

@@ -6,8 +6,8 @@
  * own packages and pages stay as they are.
  */
 import { eq, sql } from 'drizzle-orm';
-import { SCHEMA_LOCK_ID, type Db } from './client';
-import { companies, creditPackages, sites, tokenPages } from './schema';
+import { SCHEMA_LOCK_ID, type Db } from '../db/client';
+import { companies, creditPackages, sites, tokenPages } from '../db/schema';
 
 export interface PackageSeed {
   credits: number;

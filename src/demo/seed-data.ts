@@ -1,5 +1,5 @@
 /**
- * Static data of the demo seed (src/db/seed.ts): the company, the two sites, the regions of their
+ * Static data of the demo seed (src/demo/seed.ts): the company, the two sites, the regions of their
  * countries with a few cities each, first names, and the fragments the profile texts are built from.
  * Everything here is plain data; the choices (which name, which city, which sentence) are made by the
  * seeded PRNG in seed.ts, so the demo is the same on every machine.
@@ -14,7 +14,7 @@ import type {
   SIGNUP_REASONS,
   TATTOOS,
 } from '../shared/interests';
-import type { companies, sites } from './schema';
+import type { companies, sites } from '../db/schema';
 import { FLIRTLOKAAL_TEXTS, REIFE_KONTAKTE_TEXTS } from './seed-site-texts';
 
 export type CompanyInsert = typeof companies.$inferInsert & { id: number };

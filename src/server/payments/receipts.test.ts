@@ -1,8 +1,8 @@
 /** Receipt arithmetic (CRD-04) and the discount rules' edges (CRD-07, TB-01), without a database. */
 import { describe, expect, it } from 'vitest';
-import { activeDiscount, discountCents, timeBonus, TIME_BONUS_MS, welcomeDiscount, WELCOME_MS } from '../payments/discounts';
-import { quote } from '../payments/service';
-import { formatRate, vatIncluded, vatRate } from './payments';
+import { activeDiscount, discountCents, timeBonus, TIME_BONUS_MS, welcomeDiscount, WELCOME_MS } from './discounts';
+import { quote } from './service';
+import { formatRate, vatIncluded, vatRate } from './vat';
 
 describe('receipts and discounts', () => {
   it('CRD-04 the VAT in a gross price: 21% of €10.24 incl. is €1.78; the member\'s country chooses the rate', () => {
