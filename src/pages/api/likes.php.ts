@@ -6,10 +6,11 @@
  * told per their preferences (PUSH-02). Members not listed to the member (unknown, other site,
  * invisible, blocked either way) are `member_not_found`, oneself `self_not_allowed`.
  */
+import { servicesFor } from '../../server/web/services';
 import { z } from 'zod';
 import { endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { like, likedBy, listLikes, unlike } from '../../server/members/likes';
-import { formatCursor, likeCardJson, likeDeps, LIKE_LIST_TYPES, parseCursor } from '../../server/web/likes';
+import { formatCursor, likeCardJson, LIKE_LIST_TYPES, parseCursor } from '../../server/web/likes';
 import { requireMember } from '../../server/web/request-context';
 import { refusal, targetFromBody, targetFromQuery } from './_member-target';
 
@@ -33,7 +34,7 @@ export const GET = endpoint(async ({ locals, url }) => {
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
   const id = await targetFromBody(request);
-  const result = await like(likeDeps(locals.app, locals), { siteId: locals.site.settings.id, userId: user.id }, id);
+  const result = await like(servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id }, id);
   if (result.type === 'refused') throw refusal(result.reason);
   return json({ ok: true, id, created: result.created, match: result.match }, { status: result.created ? 201 : 200 });
 });
@@ -42,7 +43,7 @@ export const DELETE = endpoint(async ({ locals, url }) => {
   const user = requireMember(locals, url.pathname);
   const id = targetFromQuery(url);
   if (id === user.id) throw refusal('self');
-  const { removed } = await unlike(likeDeps(locals.app, locals), { siteId: locals.site.settings.id, userId: user.id }, id);
+  const { removed } = await unlike(servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id }, id);
   return json({ ok: true, id, removed });
 });
 
