@@ -13,7 +13,7 @@ import { ProviderError } from '../../server/payments/provider';
 export const POST = endpoint(async ({ locals, request, url }) => {
   const provider = url.searchParams.get('provider') ?? '';
   const body = await readBodyText(request);
-  const deps = servicesFor(locals);
+  const deps = await servicesFor(locals);
   try {
     const result = await applyWebhook(deps, provider, { headers: request.headers, body, url });
     if (result.type === 'refused') {
