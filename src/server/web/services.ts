@@ -2,7 +2,7 @@
  * The services a request's handlers hand to the rules, bound to that request: one object that every
  * service's own dependencies (`ChatDeps`, `LikeDeps`, `PaymentDeps`, `DirectDebitDeps`, …) are a part
  * of, so a page or endpoint says `servicesFor(Astro.locals)` and passes it on, whatever it calls
- * (docs/decisions/074-one-layer-per-folder.md). Process-wide parts come from the app context; what
+ * (docs/decisions/075-one-layer-per-folder.md). Process-wide parts come from the app context; what
  * belongs to the request is the logger with its id and the notifications, which run in the background
  * once the answer has gone (a slow mail server never slows a like or a message) and link to the
  * request's own origin.
