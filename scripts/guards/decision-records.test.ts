@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DECISIONS_DIR, recordProblems, referenceProblems } from './decision-records.ts';
-import { readTexts, repoFiles, ROOT } from './repo-files.ts';
+import { DECISIONS_DIR, recordProblems, referenceProblems } from './decision-records';
+import { readTexts, repoFiles, ROOT } from './repo-files';
 
 const TEXT = /\.(?:ts|tsx|astro|mjs|js|md|json|ya?ml|sh|py|scss|css|html)$/;
 

@@ -4,7 +4,7 @@
  * records of their own (no "Addendum" sections), and every `docs/decisions/NNN…` reference anywhere in
  * the repository names a record that exists.
  */
-import type { SourceFile } from './repo-files.ts';
+import type { SourceFile } from './repo-files';
 
 export const DECISIONS_DIR = 'docs/decisions/';
 

@@ -3,7 +3,7 @@
  * handed to pages and endpoints through `locals.app`. Services take what they need from it as arguments.
  */
 import { openDatabase, type Database, type Db } from '../db/client';
-import type { Config } from './config';
+import { databaseOptions, type Config } from './config';
 import { systemClock, type Clock } from './clock';
 import type { Logger } from './logger';
 import { LocalPhotoStore, type PhotoStore } from './photos/store';
@@ -66,7 +66,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   const { config, log } = options;
   const clock = options.clock ?? systemClock;
   const started = Date.now();
-  const database = await openDatabase(config.databaseUrl);
+  const database = await openDatabase(config.databaseUrl, databaseOptions(config));
   log.info({ db: database.kind, ms: Date.now() - started }, 'database ready (migrations applied)');
   logPaymentsChoice(config, log);
   const photos = new LocalPhotoStore(config.photoDir);
