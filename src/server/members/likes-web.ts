@@ -78,14 +78,9 @@ export function likeCardJson(prefix: string, card: LikeCard) {
   };
 }
 
-/** Likes the member received from members listed to them: not yet seen (the nav badge) and not yet shown (the modal). */
-export interface LikeAttention {
-  newLikes: number;
-  unshown: number;
-}
-
 /**
- * Both counts of {@link LikeAttention} in one aggregate (always one row), for the viewer's ids as
+ * The likes the member received from members listed to them, counted twice in one aggregate (always one
+ * row): `newLikes` not yet seen (the nav badge) and `unshown` not yet shown (the modal); for the viewer's ids as
  * placeholders or as a column of an outer query: every member page reads it (src/server/members/counts.ts).
  */
 export function likeAttentionSelect(d: Db, viewer: ViewerParams & { userId: NonNullable<ViewerParams['userId']> }) {
