@@ -20,7 +20,12 @@ describe('decision records', () => {
   it('every docs/decisions reference in the repository names an existing record', () => {
     const files = readTexts(repoFiles().filter((f) => TEXT.test(f) && f !== 'package-lock.json'));
     expect(files.length).toBeGreaterThan(100);
-    expect(referenceProblems(files, records.map((r) => r.path))).toEqual([]);
+    expect(
+      referenceProblems(
+        files,
+        records.map((r) => r.path),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a record without Date or Status, an addendum, and a supersession the successor does not state', () => {

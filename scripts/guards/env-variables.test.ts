@@ -20,16 +20,12 @@ describe('environment variables', () => {
   });
 
   it('refuses a variable outside the schema, one missing from the README, and a stale or clashing allow-list entry', () => {
-    const reads = envReads([
-      { path: 'src/a.ts', text: "const a = process.env.NEW_KNOB;\nconst b = process.env['PORT'];\nif (import.meta.env.DEV) x(env.TOOL_X);" },
-    ]);
+    const reads = envReads([{ path: 'src/a.ts', text: "const a = process.env.NEW_KNOB;\nconst b = process.env['PORT'];\nif (import.meta.env.DEV) x(env.TOOL_X);" }]);
     expect(reads.map((r) => `${r.where} ${r.name}`)).toEqual(['src/a.ts:1 NEW_KNOB', 'src/a.ts:2 PORT', 'src/a.ts:3 TOOL_X']);
     const readme = readmeVariables('## Configuration\n\n| variable | default |\n| --- | --- |\n| `PORT` / `HOST` | 4321 |\n| `TOOL_X` | — |\n\n## Other\n| `STALE` | — |\n');
     expect([...readme]).toEqual(['PORT', 'HOST', 'TOOL_X']);
-    expect(
-      envProblems({ reads, configVariables: ['PORT', 'HOST', 'DATA_DIR'], tooling: { TOOL_X: 'a tool', PORT: 'clash', STALE: 'gone' }, readme }),
-    ).toEqual([
-      'src/a.ts:1: NEW_KNOB is neither in src/server/config.ts\'s schema nor a listed test/tooling variable',
+    expect(envProblems({ reads, configVariables: ['PORT', 'HOST', 'DATA_DIR'], tooling: { TOOL_X: 'a tool', PORT: 'clash', STALE: 'gone' }, readme })).toEqual([
+      "src/a.ts:1: NEW_KNOB is neither in src/server/config.ts's schema nor a listed test/tooling variable",
       "DATA_DIR is not in the README's configuration tables",
       "STALE is not in the README's configuration tables",
       "PORT is listed as a tooling variable but is in the configuration's schema",
