@@ -3,7 +3,7 @@
  * wires the services. Used by the HTTP entry (boot.ts), astro dev (dev-app.ts) and tests.
  */
 import { openDatabase } from '../db/client';
-import type { Config } from '../server/config';
+import { databaseOptions, type Config } from '../server/config';
 import { systemClock, type Clock } from '../server/clock';
 import type { Logger } from '../server/logger';
 import { LocalPhotoStore } from '../server/photos/store';
@@ -34,7 +34,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   const { config, log } = options;
   const clock = options.clock ?? systemClock;
   const started = Date.now();
-  const database = await openDatabase(config.databaseUrl);
+  const database = await openDatabase(config.databaseUrl, databaseOptions(config));
   log.info({ db: database.kind, ms: Date.now() - started }, 'database ready (migrations applied)');
   logPaymentsChoice(config, log);
   const photos = new LocalPhotoStore(config.photoDir);
