@@ -7,7 +7,7 @@ import { sites, siteHosts, sessions, users } from '../db/schema';
 import { DEMO_ACCOUNTS } from '../demo/seed';
 import { login } from './auth/login';
 import { createSession, revokeUserSessions, SESSION_TTL_MS } from './auth/sessions';
-import { loadSessionMember } from './members/account';
+import { loadSessionMember } from './session/lookup';
 import { normaliseHost, SiteDirectory } from './sites/directory';
 
 let database: Database;

@@ -9,7 +9,7 @@ import { type Database } from '../../db/client';
 import { accountTokens, mailOutbox, pageEvents, photos, profiles, sessions, sites, users } from '../../db/schema';
 import { hashPassword } from '../auth/passwords';
 import { createSession } from '../auth/sessions';
-import { loadSessionMember } from '../members/account';
+import { loadSessionMember } from '../session/lookup';
 import type { Clock } from '../clock';
 import { grant } from '../credits/ledger';
 import { createLogger } from '../logger';

@@ -9,7 +9,7 @@ import { DeviceCookies } from '../auth/device-cookie';
 import { login } from '../auth/login';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { createSession } from '../auth/sessions';
-import { loadSessionMember } from '../members/account';
+import { loadSessionMember } from '../session/lookup';
 import { accountKey, activeBlock } from '../auth/throttle';
 import { BackgroundTasks } from '../background';
 import { Mailer, type OutgoingMail, type SendResult } from '../mail/mailer';

@@ -6,7 +6,7 @@ import { type Database } from '../../db/client';
 import { loginThrottle, profiles, users } from '../../db/schema';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { createSession } from '../auth/sessions';
-import { loadSessionMember } from '../members/account';
+import { loadSessionMember } from '../session/lookup';
 import { isListedTo } from '../members/visibility';
 import { InProcessBus } from '../realtime/bus';
 import { changePassword, checkCurrentPassword, NOTIFICATION_KEYS, notificationStates, passwordCheckKey, setInvisible, setNotificationPreferences } from './preferences';
