@@ -7,7 +7,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
-import { ISLAND_READY_EVENT } from '../../client/directives/interaction';
+import { ISLAND_READY_EVENT } from '../../shared/island-ready';
 import { currentPosition, locationPermission, type LocationPermission } from '../../client/geolocation';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { unpackProps, type PackedProps } from '../../shared/island-props';
