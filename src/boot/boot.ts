@@ -1,11 +1,13 @@
 /**
  * The boot of every page with the Default or Chat layout (ClientBoot.astro hands it the
  * page's state): user store, loading bar (NAV-07), chunk reload guard (CLI-03), page-hidden beacon
- * (CLI-06), bounce logging (CLI-05), connectivity (CLI-07), title count (NAV-06), app badge (CLI-09)
- * and, for a signed-in member, the periodic refresh (CLI-08). No React here: this runs on every page.
+ * (CLI-06), bounce logging (CLI-05), connectivity (CLI-07), title count (NAV-06), app badge (CLI-09),
+ * the navigation badges and the credits balance bound to their stores (NAV-01, NAV-02) and, for a
+ * signed-in member, the periodic refresh (CLI-08). No React here: this runs on every page.
  */
 import { $attentionCount, $counters, $online, setNewLikes, setUnreadMessages } from '../stores/counters';
 import { loadChats } from '../stores/chats';
+import { $credits, initCredits } from '../stores/credits';
 import { loadLikes } from '../stores/likes';
 import { computed } from 'nanostores';
 import { isPushSubscribed, setPushSubscribed } from '../stores/refresh';
@@ -20,7 +22,7 @@ import { bindLoadingBarToNavigation, createLoadingBar, type LoadingBarElement, t
 import { installBounceLogging, installPageHiddenBeacon, type BeaconNavigator } from '../client/page-events';
 import { startPeriodicRefresh, type Clock, type RefreshTask } from '../client/refresh';
 import { bindDocumentTitle } from '../client/title';
-import { bindCountBadge, type BadgeElement } from '../client/nav-badge';
+import { bindBalance, bindCountBadge, bindCreditBadge, type BadgeElement, type BalanceElement, type CreditBadgeElement } from '../client/nav-badge';
 
 /** What the server puts in `<script type="application/json" id="app-boot">`. */
 export interface BootData {
@@ -43,6 +45,8 @@ export const OFFLINE_BANNER_ID = 'offline-banner';
 export const BACK_BUTTON_ID = 'back-button';
 export const LIKES_BADGE_ID = 'likes-badge';
 export const UNREAD_BADGE_ID = 'unread-badge';
+export const CREDITS_BADGE_ID = 'credits-badge';
+export const BALANCE_ID = 'credits-balance';
 
 type Listening = {
   addEventListener(type: string, listener: (event: Event) => void): void;
@@ -129,6 +133,12 @@ export function startClient(data: BootData, env: BootEnv): () => void {
   if (likesBadge) cleanups.push(bindCountBadge(likesBadge, computed($counters, (c) => c.newLikes), badgeLang));
   const unreadBadge = doc.getElementById(UNREAD_BADGE_ID) as unknown as BadgeElement | null;
   if (unreadBadge) cleanups.push(bindCountBadge(unreadBadge, computed($counters, (c) => c.unreadMessages), badgeLang));
+  // NAV-02: one balance for the badge, the chat and the credits pages; a send in the chat moves it.
+  if (data.user) initCredits(data.user.credits);
+  const creditsBadge = doc.getElementById(CREDITS_BADGE_ID) as unknown as CreditBadgeElement | null;
+  if (creditsBadge) cleanups.push(bindCreditBadge(creditsBadge, $credits, badgeLang));
+  const balance = doc.getElementById(BALANCE_ID) as unknown as BalanceElement | null;
+  if (balance) cleanups.push(bindBalance(balance, $credits, badgeLang));
   cleanups.push(bindDocumentTitle(doc, $attentionCount, data.title || undefined));
   cleanups.push(bindAppBadge(navigator, $attentionCount));
 
