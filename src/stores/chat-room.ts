@@ -13,7 +13,7 @@ import { onLiveEvent } from '../client/live';
 import { addPending, dropPending, mergeStored, newClientId, setPendingState, type ChatMessageJson, type ShownMessage } from './chat-state';
 import { initCredits, setCredits } from './credits';
 
-export type { ChatMessageJson, ShownMessage } from './chat-state';
+export type { ChatMessageJson } from './chat-state';
 
 export interface ChatRoomState {
   messages: ShownMessage[];
@@ -53,7 +53,7 @@ export interface ChatRoomStart {
 /** How long 'typing…' shows after the partner's last signal. */
 export const TYPING_SHOWN_MS = 5000;
 /** The member's typing is announced at most this often. */
-export const TYPING_SEND_EVERY_MS = 3000;
+const TYPING_SEND_EVERY_MS = 3000;
 
 /** The open chat once the island started it, else null. */
 export const $chatRoom = atom<ChatRoomState | null>(null);

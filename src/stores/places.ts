@@ -86,8 +86,6 @@ export async function lookupGeocode(lat: number, lon: number, now: () => number 
 /** Where 'use my location' stands: looking, found a region (its name), failed, or found no region. */
 export type LocateStatus = { type: 'idle' } | { type: 'busy' } | { type: 'done'; region: string } | { type: 'failed' } | { type: 'none' };
 
-export type { LocationPermission } from '../client/geolocation';
-
 export interface LocationState {
   /** Whether the browser's position may be read (src/client/geolocation.ts). */
   permission: LocationPermission;

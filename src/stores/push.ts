@@ -26,8 +26,6 @@ import {
 import { setPushSubscribed } from './refresh';
 import { $settings, loadSettings } from './settings';
 
-export type { SubscriptionJson } from '../client/push';
-
 /**
  * - `loading`: not known yet (before the browser was asked);
  * - `unsupported`: no service worker, PushManager or Notification API (not capable);

@@ -2,7 +2,9 @@
  * The chat screen (CHT-02, CHT-03, CHT-05, CHT-08, CHT-10, CHT-11): the conversation's messages, older
  * ones on request, new ones live from the stream, the member's own sends shown at once and retried with
  * the same client id, 'typing…' and 'seen', and the composer with its cost. The server renders it whole
- * with a plain POST form, so reading and writing work without JavaScript too.
+ * with a plain POST form, so reading and writing work without JavaScript too. Everything fetched or live
+ * is the `$chatRoom` store's (src/stores/chat-room.ts), the balance `$credits`; this island renders them
+ * and calls their actions, keeping only which picker is open.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
