@@ -68,7 +68,7 @@ export function pageRoutes(): Target[] {
     if (rel.split('/').some((part) => part.startsWith('_')) || !/\.(astro|ts)$/.test(rel) || rel.endsWith('.test.ts')) continue;
     const text = read(file);
     const values = [...text.matchAll(/value="([\w-]+)"/g)].map((m) => m[1]!);
-    const formsFile = `src/server/web/forms/${rel.replace(/\/index\.astro$|\.astro$/, '').split('/').pop()}.ts`;
+    const formsFile = `src/server/web/${rel.replace(/\/index\.astro$|\.astro$/, '').split('/').pop()}.ts`;
     let handler: string;
     try {
       handler = read(formsFile);

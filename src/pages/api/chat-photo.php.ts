@@ -6,7 +6,7 @@
 import { servicesFor } from '../../server/web/services';
 import { z } from 'zod';
 import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
-import { pricesOf, sendRefusal } from '../../server/web/chat-deps';
+import { pricesOf, sendRefusal } from '../../server/web/chat';
 import { sendChatPhoto } from '../../server/chat/photos';
 import { messageJson } from '../../server/session/stream';
 import { readUploadForm } from '../../server/photos/upload';

@@ -13,7 +13,7 @@ import { servicesFor } from '../../server/web/services';
 import { z } from 'zod';
 import { ApiError, endpoint, json, methodNotAllowed, readJson, readQuery } from '../../server/web/api';
 import { conversationFor, conversationWith, history, markRead, removeChats } from '../../server/chat/conversations';
-import { conversationJson, pricesOf, sendRefusal } from '../../server/web/chat-deps';
+import { conversationJson, pricesOf, sendRefusal } from '../../server/web/chat';
 import { sendMessage } from '../../server/chat/send';
 import { messageJson } from '../../server/session/stream';
 import { resolveAttachment } from '../../server/chat/attachments';

@@ -5,7 +5,7 @@
  */
 import { endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { listChats, unreadTotal } from '../../server/chat/conversations';
-import { chatSummaryJson } from '../../server/web/chat-deps';
+import { chatSummaryJson } from '../../server/web/chat';
 import { requireMember } from '../../server/web/request-context';
 
 export const GET = endpoint(async ({ locals, url }) => {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { ApiError, endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { requireMember } from '../../server/web/request-context';
 import { activeDiscount, checkCode, welcomeDiscount } from '../../server/payments/discounts';
-import { discountMember } from '../../server/web/payments';
+import { discountMember } from '../../server/web/credits';
 
 const query = z.object({
   welcome: z.enum(['true', 'false', '1', '0']).optional(),

@@ -6,7 +6,7 @@
  */
 import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { countPhotos, photoLimitFor, readUploadForm, uploadPhoto } from '../../server/photos/upload';
-import { photoLimitText } from '../../server/web/forms/photos';
+import { photoLimitText } from '../../server/web/photos';
 import { requireMember } from '../../server/web/request-context';
 
 export const POST = endpoint(async ({ locals, request, url }) => {

@@ -2,10 +2,10 @@
  * The two password-reset forms (PWD-01, PWD-02, AUTH-04): asking for the link (/reset-password) and
  * choosing the new password through it (/reset-password/do).
  */
-import { checkResetLink, requestPasswordReset, resetFormSchema, resetPassword } from '../../accounts/password-reset';
-import { revokeSession } from '../../auth/sessions';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, translateFields, type SingleActionSpec } from '../form-action';
+import { checkResetLink, requestPasswordReset, resetFormSchema, resetPassword } from '../accounts/password-reset';
+import { revokeSession } from '../auth/sessions';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, translateFields, type SingleActionSpec } from './form-action';
 
 /**
  * /reset-password: every well-formed address, with or without an account, gets the same 'sent' state

@@ -1,23 +1,25 @@
 /**
- * The credit purchase forms (CRD-02, CRD-06; decision 023):
+ * Credits on the web: the member as the discount rules see them, the answer to a refused start (status
+ * and translated text), and the credit purchase forms (CRD-02, CRD-06; decision 023):
  * - /credits: package, method, bank and code chosen → 303 to the confirm step /credits/{id}/{method};
  *   a code not found or used is refused here with its text.
  * - /credits/{id}/{method}: the confirm form → the payment starts (price from our package only) and
  *   the payer goes to the provider's checkout.
  */
-import { servicesFor } from '../services';
-import type { CurrentUser } from '../../members/account';
-import { checkCode } from '../../payments/discounts';
-import { isPaymentMethod } from '../../payments/provider';
-import { cancelPayment, findPackage, startPayment } from '../../payments/service';
-import { discountMember, refusalKey, refusalStatus } from '../payments';
-import { directDebitLimit, mandateForPayment } from '../directdebit-deps';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, type SingleActionSpec } from '../form-action';
-import { requestWantsPage } from '../answer-kind';
-import { json } from '../api';
-import { API_ERRORS } from '../../../shared/api-errors';
-import { parseId } from '../../../shared/ids';
+import { servicesFor } from './services';
+import type { CurrentUser } from '../members/account';
+import { checkCode } from '../payments/discounts';
+import { isPaymentMethod } from '../payments/provider';
+import { cancelPayment, findPackage, startPayment } from '../payments/service';
+import { directDebitLimit, mandateForPayment } from './directdebit';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, type SingleActionSpec } from './form-action';
+import { requestWantsPage } from './answer-kind';
+import { json } from './api';
+import { API_ERRORS } from '../../shared/api-errors';
+import { parseId } from '../../shared/ids';
+import type { DiscountMember } from '../payments/discounts';
+import type { StartRefusal } from '../payments/service';
 
 type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'log' | 'linkOrigin' | 'responseDone'>;
 type Member = Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date' | 'profile'>;
@@ -117,4 +119,29 @@ export function cancelPaymentForm(ctx: Ctx, user: Pick<Member, 'id'>, paymentId:
       return redirect(`/credits/order/${paymentId}`);
     },
   };
+}
+
+export function discountMember(user: Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date'>): DiscountMember {
+  return { id: user.id, paid_user: user.paid_user, signup_date: user.signup_date };
+}
+
+/** HTTP status of a refused start. */
+export function refusalStatus(reason: StartRefusal): number {
+  if (reason === 'payments_unavailable') return 503;
+  if (reason === 'discount_in_use') return 409;
+  if (reason === 'package_not_found') return 404;
+  if (reason === 'provider_unavailable') return 502;
+  if (reason === 'directdebit_limit_reached') return 403;
+  return 400;
+}
+
+/** The translation key of a refused start: discount refusals share the API's error texts. */
+export function refusalKey(reason: StartRefusal): string {
+  if (reason.startsWith('directdebit_')) return `directdebit:${reason.slice('directdebit_'.length)}`;
+  return reason.startsWith('discount_') || reason === 'payments_unavailable' ? `errors:${reason}` : `credits:refused_${reason}`;
+}
+
+/** A fresh idempotency key for a confirm form. */
+export function newPaymentKey(): string {
+  return crypto.randomUUID();
 }

@@ -3,12 +3,12 @@
  * off, the company's discount on the next purchase: HON-03), then the deletion itself with the password, which ends this browser's session. The submit
  * button's `action` names the form.
  */
-import { deleteAccount } from '../../accounts/deletion';
-import { grantRetentionDiscount } from '../../payments/retention';
-import { setInvisible, setNotificationPreferences } from '../../accounts/preferences';
-import type { CurrentUser } from '../../members/account';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, type MultiActionSpec } from '../form-action';
+import { deleteAccount } from '../accounts/deletion';
+import { grantRetentionDiscount } from '../payments/retention';
+import { setInvisible, setNotificationPreferences } from '../accounts/preferences';
+import type { CurrentUser } from '../members/account';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, type MultiActionSpec } from './form-action';
 
 export const DELETE_ACCOUNT_PATH = '/settings/delete';
 

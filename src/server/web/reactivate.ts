@@ -2,10 +2,10 @@
  * The button of /account/reactivate (DEL-01): posting the mailed token restores the deleted account and
  * logs this browser in (a session it had before is not carried on). Opening the link changes nothing.
  */
-import { reactivateAccount, type ReactivationResult } from '../../accounts/deletion';
-import { revokeSession } from '../../auth/sessions';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, type SingleActionSpec } from '../form-action';
+import { reactivateAccount, type ReactivationResult } from '../accounts/deletion';
+import { revokeSession } from '../auth/sessions';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, type SingleActionSpec } from './form-action';
 
 export const REACTIVATE_PATH = '/account/reactivate';
 

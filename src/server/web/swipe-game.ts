@@ -4,12 +4,12 @@
  * like goes through the daily limit; both redirect to the next card (post-redirect-get). The fifth like
  * of the day is refused (429) with the 'come back tomorrow' text.
  */
-import { servicesFor } from '../services';
-import { hoursMinutes, MAX_SKIPPED, parseSkipped, swipe } from '../../games/swipe';
-import { siteTimeZone } from '../../sites/site-time';
-import type { RequestContext } from '../request-context';
-import { parseId } from '../../../shared/ids';
-import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
+import { servicesFor } from './services';
+import { hoursMinutes, MAX_SKIPPED, parseSkipped, swipe } from '../games/swipe';
+import { siteTimeZone } from '../sites/site-time';
+import type { RequestContext } from './request-context';
+import { parseId } from '../../shared/ids';
+import { invalid, redirect, type FormHandler, type MultiActionSpec } from './form-action';
 
 export type SwipeAction = 'like' | 'pass';
 

@@ -1,18 +1,21 @@
 /**
- * The /directdebit forms (DD-01, DD-02; decision 023): `step=details` checks the form and sends the SMS
+ * Direct debit on the web: the configured limit, the member's mandate for a payment (the credits pages),
+ * and the /directdebit forms (DD-01, DD-02; decision 023): `step=details` checks the form and sends the SMS
  * code; `step=confirm` checks the code and makes the mandate active, then sends the member back to
  * the purchase they came from (`package`); `step=resend` sends another code. A refusal changes nothing
  * and comes back with its translated text.
  */
-import { servicesFor } from '../services';
-import type { CurrentUser } from '../../members/account';
-import { CODE_TTL_MS } from '../../directdebit/codes';
-import { confirmCode, resendCode, submitDetails, type SmsWait } from '../../directdebit/service';
-import { siteDateTimeFormat } from '../../sites/site-time';
-import { FIELD_MAX, MANDATE_FIELDS, type MandateField } from '../../directdebit/validate';
-import { packageParam } from '../directdebit-deps';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
+import { servicesFor } from './services';
+import type { CurrentUser } from '../members/account';
+import { CODE_TTL_MS } from '../directdebit/codes';
+import { confirmCode, resendCode, submitDetails, type SmsWait } from '../directdebit/service';
+import { siteDateTimeFormat } from '../sites/site-time';
+import { FIELD_MAX, MANDATE_FIELDS, type MandateField } from '../directdebit/validate';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, type FormHandler, type MultiActionSpec } from './form-action';
+import { parseId } from '../../shared/ids';
+import type { DirectDebitLimit } from '../directdebit/limit';
+import { activeMandate, memberState } from '../directdebit/service';
 
 type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'lang' | 'log' | 'linkOrigin' | 'responseDone'>;
 type Member = Pick<CurrentUser, 'id' | 'profile'>;
@@ -86,4 +89,20 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
       },
     },
   };
+}
+
+export function directDebitLimit(ctx: Pick<RequestContext, 'app'>): DirectDebitLimit {
+  return { cents: ctx.app.config.DIRECT_DEBIT_LIMIT_CENTS, days: ctx.app.config.DIRECT_DEBIT_LIMIT_DAYS };
+}
+
+/** The mandate a direct-debit payment of this member collects on: blocked, none yet, or its reference. */
+export async function mandateForPayment(ctx: Pick<RequestContext, 'app'>, memberId: number): Promise<{ type: 'blocked' } | { type: 'none' } | { type: 'ok'; reference: string }> {
+  if ((await memberState(ctx.app.db, memberId)).blocked) return { type: 'blocked' };
+  const mandate = await activeMandate(ctx.app.db, memberId);
+  return mandate ? { type: 'ok', reference: mandate.reference } : { type: 'none' };
+}
+
+/** A package id from a query or a form, or null. */
+export function packageParam(value: string | null | undefined): number | null {
+  return parseId(value);
 }

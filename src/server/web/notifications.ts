@@ -2,10 +2,10 @@
  * The notification preferences form of /notifications (SET-02): the checked kinds are the enabled ones;
  * an unknown kind is refused and changes nothing.
  */
-import { setNotificationPreferences } from '../../accounts/preferences';
-import type { CurrentUser } from '../../members/account';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, type MultiActionSpec } from '../form-action';
+import { setNotificationPreferences } from '../accounts/preferences';
+import type { CurrentUser } from '../members/account';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, type MultiActionSpec } from './form-action';
 
 /** The preferences form for the signed-in `user`. */
 export function notificationsForm(ctx: Pick<RequestContext, 'app' | 't'>, user: Pick<CurrentUser, 'id'>): MultiActionSpec<undefined, 'notifications'> {

@@ -3,11 +3,11 @@
  * `action=like&id=…` with the results' address in `next`, the like is stored with source 'match_finder',
  * and the browser goes back to the same results (post-redirect-get).
  */
-import { servicesFor } from '../services';
-import { like } from '../../members/likes';
-import type { RequestContext } from '../request-context';
-import { parseId } from '../../../shared/ids';
-import { invalid, redirect, type MultiActionSpec } from '../form-action';
+import { servicesFor } from './services';
+import { like } from '../members/likes';
+import type { RequestContext } from './request-context';
+import { parseId } from '../../shared/ids';
+import { invalid, redirect, type MultiActionSpec } from './form-action';
 
 /** Only the match finder's own address (with its query) is a place to go back to. */
 export function matchFinderReturn(next: string): string {

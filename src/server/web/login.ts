@@ -2,10 +2,10 @@
  * The /login form (AUTH-01, AUTH-03, DEL-01): the same login service as `POST /api/user.php`; success
  * logs this browser in (a fresh session) and goes on to the page the visitor came for.
  */
-import { login, loginSchema } from '../../auth/login';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, type SingleActionSpec } from '../form-action';
-import { safeNext } from '../session-cookie';
+import { login, loginSchema } from '../auth/login';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, type SingleActionSpec } from './form-action';
+import { safeNext } from './session-cookie';
 
 /**
  * The login form; `next` is where to go when the form does not say (already checked by `safeNext`);

@@ -4,9 +4,9 @@
  * errors (400), or the message of the limit it met (429: the address's daily, the client address's or
  * the site's hourly limit, SEC-05).
  */
-import { COMPLAINT_FIELDS, COMPLAINT_LIMITS, fileComplaint, type ComplaintField } from '../../complaints/complaints';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, translateFields, type SingleActionSpec } from '../form-action';
+import { COMPLAINT_FIELDS, COMPLAINT_LIMITS, fileComplaint, type ComplaintField } from '../complaints/complaints';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, translateFields, type SingleActionSpec } from './form-action';
 
 /** What a refused complaint shows again. */
 export interface ComplaintEcho {

@@ -5,11 +5,11 @@
  * member not listed to the viewer answers 404 for a like (a block is never revealed); blocking is
  * always allowed for a member of the same site (blocks.ts).
  */
-import { servicesFor } from '../services';
-import { block, unblock } from '../../members/blocks';
-import { like, unlike } from '../../members/likes';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
+import { servicesFor } from './services';
+import { block, unblock } from '../members/blocks';
+import { like, unlike } from '../members/likes';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, type FormHandler, type MultiActionSpec } from './form-action';
 
 export const PROFILE_ACTIONS = ['like', 'unlike', 'block', 'unblock'] as const;
 export type ProfileAction = (typeof PROFILE_ACTIONS)[number];

@@ -3,10 +3,10 @@
  * language here; it sets the cookie, stores a member's language and returns to `next`. Choosing is a
  * POST: a link or an image on another site cannot change anyone's language.
  */
-import { changeLanguage } from '../../members/account';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, type SingleActionSpec } from '../form-action';
-import { safeNext } from '../session-cookie';
+import { changeLanguage } from '../members/account';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, type SingleActionSpec } from './form-action';
+import { safeNext } from './session-cookie';
 
 export const LANGUAGE_FORM_PATH = '/lang-config';
 

@@ -7,14 +7,14 @@
  * A photo id that is not one of the member's own answers 404. Success goes back to /profile#photos with
  * `photos=<what was done>`; a refusal renders the page again with the translated reason.
  */
-import { parseId } from '../../../shared/ids';
-import type { CurrentUser } from '../../members/account';
-import { deletePhoto, movePhoto, setMainPhoto, setPhotoPremium, type ManageResult } from '../../photos/manage';
-import { PHOTO_LIMITS, photoLimitFor, readUploadFiles, uploadPhoto, type UploadError } from '../../photos/upload';
-import type { RequestContext } from '../request-context';
-import type { Translate } from '../../../i18n';
-import { API_ERRORS } from '../../../shared/api-errors';
-import { invalid, redirect, type FormHandler, type FormInvalid, type ReadForm } from '../form-action';
+import { parseId } from '../../shared/ids';
+import type { CurrentUser } from '../members/account';
+import { deletePhoto, movePhoto, setMainPhoto, setPhotoPremium, type ManageResult } from '../photos/manage';
+import { PHOTO_LIMITS, photoLimitFor, readUploadFiles, uploadPhoto, type UploadError } from '../photos/upload';
+import type { RequestContext } from './request-context';
+import type { Translate } from '../../i18n';
+import { API_ERRORS } from '../../shared/api-errors';
+import { invalid, redirect, type FormHandler, type FormInvalid, type ReadForm } from './form-action';
 
 export const PHOTOS_PATH = '/profile';
 

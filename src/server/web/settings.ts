@@ -3,11 +3,11 @@
  * (AUTH-04, other sessions end) and invisible mode. The hidden `form` field names the form; success goes
  * back to its section with a `saved` notice.
  */
-import { requestEmailChange } from '../../accounts/email-change';
-import { changePassword, setChatSignals, setPublicProfile, setInvisible } from '../../accounts/preferences';
-import type { CurrentUser } from '../../members/account';
-import type { RequestContext } from '../request-context';
-import { invalid, redirect, translateFields, type MultiActionSpec } from '../form-action';
+import { requestEmailChange } from '../accounts/email-change';
+import { changePassword, setChatSignals, setPublicProfile, setInvisible } from '../accounts/preferences';
+import type { CurrentUser } from '../members/account';
+import type { RequestContext } from './request-context';
+import { invalid, redirect, translateFields, type MultiActionSpec } from './form-action';
 
 /** The forms on the page, as named by the posted `form` field. */
 export type SettingsFormName = 'email' | 'password' | 'invisible' | 'chat_signals' | 'public_profile';

@@ -1,0 +1,65 @@
+/**
+ * Signup on the web (SIGN-01..06, AUTH-05). `signupFromRequest` runs a signup for a request (the /signup
+ * form and POST /api/signup.php): it takes the site, language, country, tracking record and client facts
+ * from the request context, signs up and mails the activation link. `signupForm` is the /signup form
+ * without JavaScript: success logs this browser in and continues to /complete-signup, a refusal comes
+ * back with the translated field errors, the values to show again and an e-mail suggestion.
+ */
+import type { RequestContext } from './request-context';
+import { invalid, redirect, translateFields, type SingleActionSpec } from './form-action';
+import { sendActivationMail } from '../accounts/activation';
+import { signup, signupOpen, type SignupInput, type SignupResult } from '../accounts/signup';
+
+/** The fields a refused signup fills in again (never the password). */
+export const SIGNUP_ECHO_FIELDS = ['email', 'name', 'date_of_birth', 'gender', 'looking_for', 'signup_message', 'public_profile'] as const;
+
+/** What a refused signup shows again. */
+export interface SignupEcho {
+  values: Record<(typeof SIGNUP_ECHO_FIELDS)[number], string>;
+  /** The e-mail address with a mistyped domain corrected (SIGN-05), or null. */
+  suggestion: string | null;
+}
+
+/** The signup form; `memberId` signs up to chat with that member (SIGN-06). */
+export function signupForm(ctx: RequestContext, memberId: number | undefined, invitation?: string): SingleActionSpec<SignupEcho> {
+  const { t } = ctx;
+  return {
+    handle: async (form) => {
+      const values = Object.fromEntries(SIGNUP_ECHO_FIELDS.map((f) => [f, form.text(f)])) as SignupEcho['values'];
+      const input = { ...values, password: form.text('password'), ...(memberId ? { member_id: memberId } : {}), ...(invitation ? { invitation } : {}) } as SignupInput;
+      const result = await signupFromRequest(ctx, input);
+      if (result.type === 'ok') return redirect('/complete-signup', { session: { token: result.created.token } });
+      if (result.reason !== 'validation_failed') return invalid(400, { reason: result.reason, data: { values, suggestion: null } });
+      const min_age = ctx.site.settings.min_age;
+      return invalid(400, { fieldErrors: translateFields(result.fields, (code) => t(`errors:${code}`, { min_age })), data: { values, suggestion: result.suggestion } });
+    },
+  };
+}
+
+/** Whether the request's visitor may sign up on the request's site (the rule of `signup`, SEC-09). */
+export function signupOpenFor(ctx: Pick<RequestContext, 'site' | 'tracking'>): boolean {
+  return signupOpen({ settings: ctx.site.settings, tracking: ctx.tracking });
+}
+
+/** Signs the request's visitor up (refused as `signups_closed` when {@link signupOpenFor} says no) and mails the activation link. */
+export async function signupFromRequest(ctx: RequestContext, input: SignupInput): Promise<SignupResult> {
+  const { app, site } = ctx;
+  const result = await signup(
+    {
+      db: app.db,
+      clock: app.clock,
+      settings: site.settings,
+      language: ctx.lang,
+      country: ctx.country,
+      tracking: ctx.tracking,
+      ip: ctx.clientIp,
+      userAgent: ctx.userAgent,
+    },
+    input,
+  );
+  if (result.type === 'ok') {
+    const mailed = await sendActivationMail(app, site, result.userId, ctx.linkOrigin);
+    if (mailed?.type === 'error') ctx.log.warn({ userId: result.userId }, 'activation mail not sent');
+  }
+  return result;
+}
