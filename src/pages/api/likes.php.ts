@@ -6,28 +6,23 @@
  * told per their preferences (PUSH-02). Members not listed to the member (unknown, other site,
  * invisible, blocked either way) are `member_not_found`, oneself `self_not_allowed`.
  */
-import { z } from 'zod';
 import { endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
 import { like, likedBy, listLikes, unlike } from '../../server/members/likes';
-import { formatCursor, likeCardJson, likeDeps, LIKE_LIST_TYPES, parseCursor } from '../../server/members/likes-web';
+import { formatCursor, likeCardJson, likeDeps, parseCursor } from '../../server/members/likes-web';
 import { requireMember } from '../../server/request-context';
 import { refusal, targetFromBody, targetFromQuery } from './_member-target';
-
-const listQuery = z.object({
-  type: z.enum(LIKE_LIST_TYPES as ['received', 'given', 'matches']).optional(),
-  after: z.string().max(60).optional(),
-});
+import { likesQuery, type LikeAnswer, type LikesAnswer, type UnlikeAnswer } from '../../shared/api/likes';
 
 export const GET = endpoint(async ({ locals, url }) => {
   const user = requireMember(locals, url.pathname);
-  const { type = 'received', after } = readQuery(url, listQuery);
+  const { type = 'received', after } = readQuery(url, likesQuery);
   const member = { siteId: locals.site.settings.id, userId: user.id };
   const [page, liked] = await Promise.all([
     listLikes(locals.app.db, member, { type, now: locals.app.clock.now(), after: parseCursor(after) }),
     likedBy(locals.app.db, member),
   ]);
   const prefix = locals.site.settings.cdn_prefix;
-  return json({ type, profiles: page.cards.map((card) => likeCardJson(prefix, card)), next: page.next ? formatCursor(page.next) : null, liked_by: liked });
+  return json({ type, profiles: page.cards.map((card) => likeCardJson(prefix, card)), next: page.next ? formatCursor(page.next) : null, liked_by: liked } satisfies LikesAnswer);
 });
 
 export const POST = endpoint(async ({ locals, request, url }) => {
@@ -35,7 +30,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   const id = await targetFromBody(request);
   const result = await like(likeDeps(locals.app, locals), { siteId: locals.site.settings.id, userId: user.id }, id);
   if (result.type === 'refused') throw refusal(result.reason);
-  return json({ ok: true, id, created: result.created, match: result.match }, { status: result.created ? 201 : 200 });
+  return json({ ok: true, id, created: result.created, match: result.match } satisfies LikeAnswer, { status: result.created ? 201 : 200 });
 });
 
 export const DELETE = endpoint(async ({ locals, url }) => {
@@ -43,7 +38,7 @@ export const DELETE = endpoint(async ({ locals, url }) => {
   const id = targetFromQuery(url);
   if (id === user.id) throw refusal('self');
   const { removed } = await unlike(likeDeps(locals.app, locals), { siteId: locals.site.settings.id, userId: user.id }, id);
-  return json({ ok: true, id, removed });
+  return json({ ok: true, id, removed } satisfies UnlikeAnswer);
 });
 
 export const ALL = methodNotAllowed;

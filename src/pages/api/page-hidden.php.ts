@@ -1,10 +1,10 @@
 /** POST /api/page-hidden.php (CLI-06): the beacon a page sends when it becomes hidden (empty JSON body). */
-import { z } from 'zod';
 import { pageEvents } from '../../db/schema';
 import { endpoint, methodNotAllowed, readJson } from '../../server/http/api';
+import { pageHiddenBody } from '../../shared/api/page-events';
 
 export const POST = endpoint(async ({ locals, request }) => {
-  await readJson(request, z.object({}).strict());
+  await readJson(request, pageHiddenBody);
   const referer = request.headers.get('referer');
   const path = referer ? safePath(referer) : '';
   await locals.app.db.insert(pageEvents).values({ siteId: locals.site.settings.id, userId: locals.user?.id ?? null, kind: 'hidden', path });

@@ -12,8 +12,9 @@ import { notify } from '../notify/notify';
 import type { LikeCard, LikeCursor, LikeDeps, LikeListType } from './likes';
 import { listedTo, type ViewerParams } from './visibility';
 import { parseId } from '../../shared/ids';
+import { LIKE_LIST_TYPES } from '../../shared/api/likes';
 
-export const LIKE_LIST_TYPES: readonly LikeListType[] = ['received', 'given', 'matches'];
+export { LIKE_LIST_TYPES };
 
 export function isLikeListType(value: string | undefined): value is LikeListType {
   return value !== undefined && (LIKE_LIST_TYPES as readonly string[]).includes(value);
