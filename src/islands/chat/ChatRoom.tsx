@@ -10,6 +10,8 @@ import { onLiveEvent } from '../../client/live';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { unpackProps, type PackedProps } from '../../shared/island-props';
 import { messageTimeFormat } from '../../shared/message-time';
+import type { paths } from '../../shared/api-types';
+import type { ChatPhotoAnswer, ChatPhotoFields } from '../../shared/api/chat-photo';
 import GifPicker from './GifPicker';
 import GiftPicker from './GiftPicker';
 import IcebreakerModal from './IcebreakerModal';
@@ -167,13 +169,13 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
     const clientId = newClientId();
     const pending = { conversation: conversationId ?? 0, sender: props.me.id, recipient: props.partner.id, kind: 'photo' as const, body: '', attachment: null, client_id: clientId, created_at: new Date().toISOString() };
     setList((l) => addPending(l, pending));
+    const fields: ChatPhotoFields = { to: String(props.partner.id), client_id: clientId };
     const form = new FormData();
-    form.set('to', String(props.partner.id));
-    form.set('client_id', clientId);
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
     form.set('photo', file);
     try {
-      const res = await fetch('/api/chat-photo.php', { method: 'POST', body: form, credentials: 'same-origin' });
-      const answer = (await res.json().catch(() => null)) as { message?: ChatMessageJson; balance?: number; error?: string } | null;
+      const res = await fetch('/api/chat-photo.php' satisfies keyof paths, { method: 'POST', body: form, credentials: 'same-origin' });
+      const answer = (await res.json().catch(() => null)) as (Partial<ChatPhotoAnswer> & { error?: string }) | null;
       if (res.ok && answer?.message) {
         setList((l) => mergeStored(l, [answer.message!]));
         if (typeof answer.balance === 'number') setCredits(answer.balance);

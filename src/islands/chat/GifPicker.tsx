@@ -5,7 +5,8 @@
  */
 import { useCallback, useEffect, useId, useReducer, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
-import { fetchGifs, GIF_QUERY_MAX, gifReducer, gridMove, initialGifState, type GifItem } from './gif-search';
+import { GIF_QUERY_MAX } from '../../shared/api/limits';
+import { fetchGifs, gifReducer, gridMove, initialGifState, type GifItem } from './gif-search';
 
 export interface GifPickerProps {
   /** `messagesFor(lang, ['chat', 'errors'])`. */

@@ -5,6 +5,8 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
+import type { paths } from '../../shared/api-types';
+import type { SignupErrorAnswer } from '../../shared/api/signup';
 import { suggestEmail } from '../../shared/email';
 import { checkedIn, typedValues } from '../typed-values';
 
@@ -70,7 +72,7 @@ export default function SignupForm(props: SignupFormProps) {
     busy(true);
     setFormError(null);
     try {
-      const res = await fetch('/api/signup.php', {
+      const res = await fetch('/api/signup.php' satisfies keyof paths, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
         body: JSON.stringify({ ...values, public_profile: publicProfile, ...(props.member ? { member_id: props.member.id } : {}), ...(props.invitation ? { invitation: props.invitation } : {}) }),
@@ -79,7 +81,7 @@ export default function SignupForm(props: SignupFormProps) {
         window.location.assign(props.next ?? '/complete-signup');
         return;
       }
-      const body = (await res.json().catch(() => ({}))) as { message?: string; field_messages?: Record<string, string>; suggestion?: string | null };
+      const body = (await res.json().catch(() => ({}))) as Partial<SignupErrorAnswer>;
       setErrors(body.field_messages ?? {});
       setSuggestion(body.suggestion ?? null);
       if (!body.field_messages) setFormError(body.message ?? t('errors:generic'));

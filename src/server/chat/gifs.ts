@@ -7,7 +7,7 @@
  * See docs/decisions/036-gif-provider-and-shipped-media.md.
  */
 import type { Config } from '../config';
-import { GIF_OFFSET_MAX } from '../../shared/api/gifs';
+import { GIF_OFFSET_MAX } from '../../shared/api/limits';
 import type { Language } from '../../shared/languages';
 import { LOCAL_GIF_SIZE, LOCAL_GIFS, localGifUrl, MOTIF_KEYWORDS, type LocalGif } from './gif-library';
 

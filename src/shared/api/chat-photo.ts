@@ -2,8 +2,6 @@
 import { z } from 'zod';
 import type { Answer } from './contract';
 
-export const CHAT_PHOTO_PATH = '/api/chat-photo.php';
-
 /** The form's text fields (the file is read on its own). */
 export const chatPhotoFields = z.object({ to: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number), client_id: z.string().min(1).max(100) });
 

@@ -1,11 +1,7 @@
 /** /api/gifs.php (CHT-07): one page of the gif search. */
 import { z } from 'zod';
 import type { Answer } from './contract';
-
-/** Longest query the API accepts (characters). */
-export const GIF_QUERY_MAX = 50;
-/** Highest offset the API accepts (GIPHY's own limit is 4999). */
-export const GIF_OFFSET_MAX = 4999;
+import { GIF_OFFSET_MAX, GIF_QUERY_MAX } from './limits';
 
 export const gifsQuery = z.object({
   // eslint-disable-next-line no-control-regex

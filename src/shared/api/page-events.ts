@@ -1,9 +1,6 @@
 /** The page beacons: /api/page-hidden.php (CLI-06, an empty object) and /api/page-bounce.php (CLI-05). */
 import { z } from 'zod';
 
-export const PAGE_HIDDEN_PATH = '/api/page-hidden.php';
-export const PAGE_BOUNCE_PATH = '/api/page-bounce.php';
-
 export const pageHiddenBody = z.object({}).strict();
 
 export const pageBounceBody = z.object({

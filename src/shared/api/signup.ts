@@ -5,8 +5,6 @@
 import { z } from 'zod';
 import type { Answer, Schema } from './contract';
 
-export const SIGNUP_PATH = '/api/signup.php';
-
 /** The fields of a signup; the service's own schema has exactly these (api.test.ts checks it). */
 export const SIGNUP_FIELDS = ['email', 'name', 'password', 'date_of_birth', 'gender', 'looking_for', 'signup_message', 'member_id', 'invitation', 'public_profile'] as const satisfies readonly (keyof SignupRequest)[];
 
