@@ -36,7 +36,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../src/db/client';
-import { DEMO_ACCOUNTS, seedDemo } from '../src/db/seed';
+import { DEMO_ACCOUNTS, seedDemo } from '../src/demo/seed';
 import { grant } from '../src/server/credits/ledger';
 import { LocalPhotoStore } from '../src/server/photos/store';
 import { waitForLine } from './process';

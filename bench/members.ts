@@ -35,7 +35,7 @@ import { treeCpuMs, waitForLine } from './process';
 import { sql, type SQL } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../src/db/client';
-import { DEMO_ACCOUNTS, seedDemo } from '../src/db/seed';
+import { DEMO_ACCOUNTS, seedDemo } from '../src/demo/seed';
 import { parseSearchParams, searchMembers, searchQuery, type SearchResult } from '../src/server/members/search';
 import { LocalPhotoStore } from '../src/server/photos/store';
 import { serverProcesses } from '../src/server/config';

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/server/config';
-import { bootServer, projectRoot, type BootedServer } from '../src/server/http/boot';
+import { bootServer, projectRoot, type BootedServer } from '../src/runtime/boot';
 import { createLogger } from '../src/server/logger';
 
 /** The cookies every measured visitor carries: Dutch, entry warning accepted (so it is not measured). */

@@ -3,7 +3,7 @@
  * no site yet. Uses the same configuration as the server (DATA_DIR, DATABASE_URL, SEED_PROFILES_PER_SITE).
  */
 import { openDatabase } from '../src/db/client';
-import { seedDemo } from '../src/db/seed';
+import { seedDemo } from '../src/demo/seed';
 import { systemClock } from '../src/server/clock';
 import { ConfigError, loadConfig } from '../src/server/config';
 import { LocalPhotoStore } from '../src/server/photos/store';

@@ -22,7 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { DEMO_ACCOUNTS } from '../src/db/seed';
+import { DEMO_ACCOUNTS } from '../src/demo/seed';
 import { loginCookie, rawRequest, readBudgets, signupCookie, startMeasureServer, VISITOR_COOKIES, type MeasureServer } from './_measure-server';
 
 interface Asset {

@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import pino from 'pino';
 import { ConfigError, loadConfig, serverProcesses } from '../src/server/config';
 import { createLogger } from '../src/server/logger';
-import { bootServer } from '../src/server/http/boot';
+import { bootServer } from '../src/runtime/boot';
 
 let config;
 try {

@@ -1,86 +1,78 @@
 /**
- * The layering of ARCHITECTURE.md, checked on the source: no import circles (a circle makes module
- * order matter and hides which side owns what), and the rules in `src/server` import neither Astro nor
- * React (they are tested directly against a database and reused by jobs and scripts). The HTTP glue in
- * `src/server/http` and `src/server/web` (endpoint wrapper, cookie options) may import Astro's *types*.
+ * The layering of docs/architecture.md, checked on the source (the rules are tests/setup/architecture.ts):
+ * no import circles between files nor between the folders of src/server (a circle makes module order
+ * matter and hides which side owns what); the rules in src/server import neither Astro nor React (they
+ * are tested directly against a database and reused by jobs and scripts; the web adapter in
+ * src/server/web may import Astro's *types*); and each layer imports only downwards. Each rule is also
+ * run on a made-up graph that breaks it, so a rule that stopped catching anything would fail here.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { folderCycles, forbiddenImports, LAYER_RULES, moduleCycles, projectGraph, type Graph, type Imports } from '../tests/setup/architecture';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const SOURCES = ['src', 'server'].map((d) => join(ROOT, d));
-const EXTENSIONS = ['.ts', '.tsx', '.astro', '.mjs', '.js'];
+const graph = projectGraph(ROOT);
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return files(path);
-    return EXTENSIONS.some((ext) => name.endsWith(ext)) && !/\.(test|spec)\.tsx?$/.test(name) ? [path] : [];
-  });
-}
-
-/** Module specifiers a file imports (static imports, re-exports, dynamic imports); type-only ones too. */
-function specifiers(source: string): string[] {
-  const found: string[] = [];
-  for (const m of source.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]/g)) found.push(m[1]!);
-  for (const m of source.matchAll(/(?:^|[\s;])import\s*['"]([^'"]+)['"]/g)) found.push(m[1]!);
-  for (const m of source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
-  return found;
-}
-
-function resolveLocal(from: string, specifier: string): string | null {
-  if (!specifier.startsWith('.')) return null;
-  const base = resolve(dirname(from), specifier);
-  const candidates = [base, ...EXTENSIONS.map((e) => base + e), ...EXTENSIONS.map((e) => join(base, `index${e}`))];
-  return candidates.find((c) => {
-    try {
-      return statSync(c).isFile();
-    } catch {
-      return false;
-    }
-  }) ?? null;
-}
-
-const all = SOURCES.flatMap(files);
-const graph = new Map<string, { local: string[]; external: string[]; typeOnly: string[] }>();
-for (const file of all) {
-  const specs = specifiers(readFileSync(file, "utf8"));
-  const source = readFileSync(file, 'utf8');
-  graph.set(file, {
-    local: specs.map((s) => resolveLocal(file, s)).filter((f): f is string => f !== null),
-    external: specs.filter((s) => !s.startsWith('.')),
-    typeOnly: [...source.matchAll(/(?:^|[\s;])import\s+type\s[^'"`;]*?from\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!),
-  });
+/** A made-up graph: `edges` as `from: [to, …]`, every import a local file. */
+function made(edges: Record<string, string[]>): Graph {
+  const g: Graph = new Map();
+  for (const [from, to] of Object.entries(edges)) g.set(from, { local: to, external: [], typeOnly: [] } satisfies Imports);
+  return g;
 }
 
 describe('architecture', () => {
   it('no module imports itself through a circle of imports', () => {
-    const circles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const stack: string[] = [];
-    const visit = (file: string) => {
-      state.set(file, 'open');
-      stack.push(file);
-      for (const next of graph.get(file)?.local ?? []) {
-        if (state.get(next) === 'open') circles.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(ROOT, f)).join(' → '));
-        else if (!state.has(next)) visit(next);
-      }
-      stack.pop();
-      state.set(file, 'done');
-    };
-    for (const file of graph.keys()) if (!state.has(file)) visit(file);
-    expect(circles).toEqual([]);
+    expect(moduleCycles(graph)).toEqual([]);
+    expect(moduleCycles(made({ 'src/a.ts': ['src/b.ts'], 'src/b.ts': ['src/a.ts'] }))).toEqual(['src/a.ts → src/b.ts → src/a.ts']);
   });
 
   it('the rules in src/server import neither Astro nor React (the HTTP glue only Astro types)', () => {
     const framework = (s: string) => s === 'astro' || s.startsWith('astro:') || s.startsWith('astro/') || s === 'react' || s.startsWith('react-dom') || s.startsWith('@astrojs/');
     const offenders = [...graph.entries()]
-      .filter(([file]) => relative(ROOT, file).startsWith('src/server/'))
+      .filter(([file]) => file.startsWith('src/server/'))
       .flatMap(([file, { external, typeOnly }]) => {
-        const glue = /^src\/server\/(http|web)\//.test(relative(ROOT, file));
-        return external.filter((s) => framework(s) && !(glue && typeOnly.includes(s))).map((s) => `${relative(ROOT, file)} imports ${s}`);
+        const glue = /^src\/server\/web\//.test(file);
+        return external.filter((s) => framework(s) && !(glue && typeOnly.includes(s))).map((s) => `${file} imports ${s}`);
       });
     expect(offenders).toEqual([]);
+  });
+
+  it('no two folders of src/server reach each other through imports (the folders form layers)', () => {
+    expect(folderCycles(graph, 'src/server')).toEqual([]);
+    // A rule that imports the adapter, which imports the rule: caught, with the imports that tie them.
+    const knot = made({ 'src/server/chat/send.ts': ['src/server/web/api.ts'], 'src/server/web/api.ts': ['src/server/web/request-context.ts'], 'src/server/web/request-context.ts': ['src/server/chat/send.ts'] });
+    expect(folderCycles(knot, 'src/server')).toEqual(['chat, web: chat → web (src/server/chat/send.ts → src/server/web/api.ts); web → chat (src/server/web/request-context.ts → src/server/chat/send.ts)']);
+  });
+
+  for (const rule of LAYER_RULES) {
+    it(`layers: ${rule.name}`, () => {
+      expect(forbiddenImports(graph, rule)).toEqual([]);
+    });
+  }
+
+  it('each layer rule catches an import it forbids and lets the allowed direction pass', () => {
+    const cases: Record<string, { bad: [string, string]; good: [string, string] }> = {
+      'the rules in src/server never import the web adapter, the runtime, the demo data or the Astro side': {
+        bad: ['src/server/accounts/signup.ts', 'src/server/web/request-context.ts'],
+        good: ['src/server/web/forms/signup.ts', 'src/server/accounts/signup.ts'],
+      },
+      'the web adapter never imports the runtime, the demo data or the Astro side': {
+        bad: ['src/server/web/api.ts', 'src/runtime/boot.ts'],
+        good: ['src/runtime/node-server.ts', 'src/server/web/events.ts'],
+      },
+      'routes never import src/db (a query belongs to a service in src/server)': {
+        bad: ['src/pages/signup.astro', 'src/db/schema/index.ts'],
+        good: ['src/pages/signup.astro', 'src/server/accounts/signup.ts'],
+      },
+      'src/db imports nothing above it': { bad: ['src/db/client.ts', 'src/server/config/index.ts'], good: ['src/server/accounts/signup.ts', 'src/db/client.ts'] },
+      'src/shared imports only src/shared (the browser bundles it)': { bad: ['src/shared/settings.ts', 'src/server/sites/directory.ts'], good: ['src/server/sites/directory.ts', 'src/shared/settings.ts'] },
+      'the demo data never imports the runtime or the Astro side': { bad: ['src/demo/seed.ts', 'src/runtime/boot.ts'], good: ['src/runtime/boot.ts', 'src/demo/demo-seed.ts'] },
+    };
+    expect(Object.keys(cases).sort()).toEqual(LAYER_RULES.map((r) => r.name).sort());
+    for (const rule of LAYER_RULES) {
+      const { bad, good } = cases[rule.name]!;
+      expect(forbiddenImports(made({ [bad[0]]: [bad[1]] }), rule), rule.name).toEqual([`${bad[0]} → ${bad[1]}`]);
+      expect(forbiddenImports(made({ [good[0]]: [good[1]] }), rule), rule.name).toEqual([]);
+    }
   });
 });

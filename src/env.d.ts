@@ -1,6 +1,6 @@
 /// <reference types="astro/client" />
 
-type RequestContext = import('./server/request-context').RequestContext;
+type RequestContext = import('./server/web/request-context').RequestContext;
 
 declare namespace App {
   /**

@@ -8,20 +8,21 @@ import { defineMiddleware, sequence } from 'astro:middleware';
 import { randomUUID } from 'node:crypto';
 import { createTranslator } from './i18n';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE } from './shared/languages';
-import { loadSessionMember } from './server/members/account';
-import { knowMemberCounts } from './server/members/counts';
+import { loadSessionMember } from './server/session/lookup';
+import { knowMemberCounts } from './server/session/counts';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './server/auth/sessions';
 import { chooseLanguage } from './server/web/locale';
 import { localiseSite } from './server/sites/texts';
-import { TRACKING_COOKIE, trackingFromCookie, trackingFromQuery, visitorCountry } from './server/web/visitor';
+import { visitorCountry } from './server/web/visitor';
+import { TRACKING_COOKIE, trackingFromCookie, trackingFromQuery } from './shared/tracking';
 import { cookieOptions } from './server/web/cookies';
-import { ENTRY_COOKIE } from './server/web/entry';
+import { ENTRY_COOKIE } from './shared/entry-cookie';
 import { applyHtmlSecurityHeaders, HSTS } from './server/web/headers';
 import { linkOriginFor } from './server/web/link-origin';
-import { requestEdge } from './server/http/proxy';
+import { requestEdge } from './server/config/proxy';
 import { crossSiteWriteRefusal } from './server/web/origin-check';
-import { LoginRequired } from './server/request-context';
-import { answerSafely } from './server/http/safety-net';
+import { LoginRequired } from './server/web/request-context';
+import { answerSafely } from './server/web/safety-net';
 
 /** The safety net of every page (src/server/http/safety-net.ts): input errors answer 400, the error page's own status. */
 const safetyNet = defineMiddleware(({ locals }, next) => answerSafely(locals, next));
@@ -30,7 +31,7 @@ const safetyNet = defineMiddleware(({ locals }, next) => answerSafely(locals, ne
 const context = defineMiddleware(async ({ locals, request, url, clientAddress }, next) => {
   if (!locals.app) {
     // `astro dev` has no server/main.ts around it: build the context once for the dev server.
-    const { devAppContext } = await import('./server/dev-app');
+    const { devAppContext } = await import('./runtime/dev-app');
     locals.app = await devAppContext();
   }
   const { app } = locals;

@@ -7,7 +7,7 @@
  * The access log writes the path without its query string (src/server/http/node-server.ts).
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { scrubError } from './http/input-errors';
+import { scrubError } from '../shared/input-errors';
 
 export type { Logger };
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../tests/setup/kit';
 import { type Database } from '../db/client';
 import { sites, siteHosts, sessions, users } from '../db/schema';
-import { DEMO_ACCOUNTS } from '../db/seed';
+import { DEMO_ACCOUNTS } from '../demo/seed';
 import { login } from './auth/login';
 import { createSession, revokeUserSessions, SESSION_TTL_MS, validateSessionToken } from './auth/sessions';
 import { normaliseHost, SiteDirectory } from './sites/directory';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { totpCode } from '../../src/server/staff/accounts';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/demo/staff';
 
 const PHONE = { width: 360, height: 740 };
 test.use({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

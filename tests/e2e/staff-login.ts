@@ -5,7 +5,7 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { totpCode } from '../../src/server/staff/accounts';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/demo/staff';
 
 export async function staffLogin(page: Page, email: string): Promise<void> {
   for (const offset of [-30_000, 0, 30_000]) {

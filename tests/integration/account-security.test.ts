@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountTokens, loginThrottle, mailOutbox, profiles, sessions, users } from '../../src/db/schema';
-import { DEMO_ACCOUNTS } from '../../src/db/seed';
+import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { hashPassword, verifyPassword } from '../../src/server/auth/passwords';
 import { databaseKinds } from '../setup/databases';
 import { startTestServer, type TestServer } from '../setup/server';

@@ -18,7 +18,7 @@ import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
 import { creditLedger, messages, users } from '../../src/db/schema';
-import { DEMO_ACCOUNTS } from '../../src/db/seed';
+import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { grant } from '../../src/server/credits/ledger';
 import { messageReference } from '../../src/server/chat/send';
 import { call as request, startBuiltServer, stopBuiltServer, type Answer, type BuiltServer } from '../setup/built-server';

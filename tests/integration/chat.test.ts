@@ -9,7 +9,7 @@ import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocks, conversations, creditLedger, messages, users } from '../../src/db/schema';
 import { messageTimeFormat } from '../../src/shared/message-time';
-import { siteDateTimeFormat } from '../../src/server/games/site-time';
+import { siteDateTimeFormat } from '../../src/server/sites/site-time';
 import { startTestServer, type TestServer } from '../setup/server';
 import { onSseEvents } from '../setup/sse';
 

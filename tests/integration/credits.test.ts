@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditLedger, creditPackages, discountCodes, payments, profiles, users } from '../../src/db/schema';
 import { totpCode } from '../../src/server/staff/accounts';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/demo/staff';
 import { spend } from '../../src/server/credits/ledger';
 import { paymentProviders } from '../../src/server/payments/registry';
 import { SIMULATED_SIGNATURE_HEADER } from '../../src/server/payments/simulated';

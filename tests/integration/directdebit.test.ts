@@ -14,8 +14,8 @@ import { creditPackages, directDebitAccounts, directDebitBlocklist, directDebitC
 import { maskIban, maskMobile } from '../../src/server/directdebit/validate';
 import { startTestServer, type TestServer } from '../setup/server';
 import { totpCode } from '../../src/server/staff/accounts';
-import { readAudit } from '../../src/server/staff/audit';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { readAudit } from '../../src/server/audit';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/demo/staff';
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 type Member = { id: number; session: string };

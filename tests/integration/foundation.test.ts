@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageEvents, photos, sessions, users } from '../../src/db/schema';
 import { settingsSchema } from '../../src/shared/settings';
-import { DEMO_ACCOUNTS } from '../../src/db/seed';
+import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { databaseKinds } from '../setup/databases';
 import { startTestServer, type TestServer } from '../setup/server';
 

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { photos, profiles, sitePartners, users } from '../../src/db/schema';
 import { LANDER_NAMES } from '../../src/server/landers/names';
 import { totpCode } from '../../src/server/staff/accounts';
-import { readAudit } from '../../src/server/staff/audit';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { readAudit } from '../../src/server/audit';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/demo/staff';
 import { startTestServer, type TestServer } from '../setup/server';
 
 const LANDERS = [...LANDER_NAMES, 'tinderswipe'] as const;

@@ -19,9 +19,9 @@ import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { complaints, conversations, mailOutbox, photos, users } from '../../src/db/schema';
-import { DEMO_ACCOUNTS } from '../../src/db/seed';
+import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { totpCode } from '../../src/server/staff/accounts';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/demo/staff';
 import { databaseKinds } from '../setup/databases';
 import { startTestServer, type RequestOptions, type TestServer } from '../setup/server';
 

@@ -6,8 +6,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitations, sites, users } from '../../src/db/schema';
 import { totpCode } from '../../src/server/staff/accounts';
-import { readAudit } from '../../src/server/staff/audit';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { readAudit } from '../../src/server/audit';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/demo/staff';
 import { startTestServer, type TestServer } from '../setup/server';
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };

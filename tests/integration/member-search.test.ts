@@ -4,7 +4,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
 import { profiles, regions, users } from '../../src/db/schema';
-import { seedDemo } from '../../src/db/seed';
+import { seedDemo } from '../../src/demo/seed';
 import { ageOn } from '../../src/server/members/listing';
 import { wantedGenders } from '../../src/server/members/matches';
 import {

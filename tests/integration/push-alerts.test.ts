@@ -5,7 +5,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountTokens, appSecrets, pushSubscriptions, users } from '../../src/db/schema';
-import { DEMO_ACCOUNTS } from '../../src/db/seed';
+import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { notify } from '../../src/server/notify/notify';
 import { decryptPush, fakeBrowserKeys, startFakePushService, verifyVapidHeader, type FakePushService } from '../../src/server/push/test-push-service';
 import { VAPID_SECRET_KEY } from '../../src/server/push/vapid';

@@ -4,7 +4,7 @@
  * site may come back in `Location`; everything else falls back to the route's own default.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS } from '../../src/db/seed';
+import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { startTestServer, type TestServer } from '../setup/server';
 
 /** Targets a browser could turn into another host (after dropping tabs and line breaks, or decoding). */

@@ -60,7 +60,7 @@ describe('render cache on the app (PERF-01)', () => {
 
   it('PERF-01 OPS-04: a back-office page is never cached, whoever asks; a staff member\'s page never reaches anyone else', async () => {
     const { createStaff, totpCode } = await import('../../src/server/staff/accounts');
-    const { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } = await import('../../src/server/staff/demo');
+    const { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } = await import('../../src/demo/staff');
     await createStaff(server.booted.app, { email: 'cache-check@ops.test', name: 'Cache check', role: 'admin', password: DEMO_STAFF_PASSWORD, totpSecret: DEMO_TOTP_SECRET });
     const login = await server.request('/admin/login', {
       method: 'POST',

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, users } from '../../src/db/schema';
-import { DEMO_ACCOUNTS } from '../../src/db/seed';
+import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { createLogger } from '../../src/server/logger';
 import { databaseKinds } from '../setup/databases';
 import { startTestServer, type TestServer } from '../setup/server';

@@ -8,10 +8,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS } from '../../src/db/seed';
-import { projectRoot } from '../../src/server/http/boot';
-import { compressBuffer } from '../../src/server/http/compression';
-import { clearCompressedVariants, compressedVariantsSettled } from '../../src/server/http/static-files';
+import { DEMO_ACCOUNTS } from '../../src/demo/seed';
+import { projectRoot } from '../../src/runtime/boot';
+import { compressBuffer } from '../../src/runtime/compression';
+import { clearCompressedVariants, compressedVariantsSettled } from '../../src/runtime/static-files';
 import { LANDER_PATHS, SITEMAP_PATHS } from '../../src/server/web/seo';
 import { startTestServer, type TestServer } from '../setup/server';
 

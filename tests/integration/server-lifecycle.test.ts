@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_ERROR_HTML, withErrorFallback } from '../../src/server/http/node-server';
+import { FALLBACK_ERROR_HTML, withErrorFallback } from '../../src/runtime/node-server';
 import { createLogger } from '../../src/server/logger';
 import { databaseKinds } from '../setup/databases';
 import { startTestServer } from '../setup/server';

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaff, totpCode } from '../../src/server/staff/accounts';
-import { readAudit } from '../../src/server/staff/audit';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/server/staff/demo';
+import { readAudit } from '../../src/server/audit';
+import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/demo/staff';
 import { COMPANY_KINDS, SETTING_KINDS, fieldText } from '../../src/server/staff/site-settings-form';
 import { startTestServer, type TestServer } from '../setup/server';
 

@@ -7,7 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profiles, sites, users } from '../../src/db/schema';
-import { FLIRTLOKAAL_TEXTS, REIFE_KONTAKTE_TEXTS } from '../../src/db/seed-site-texts';
+import { FLIRTLOKAAL_TEXTS, REIFE_KONTAKTE_TEXTS } from '../../src/demo/seed-site-texts';
 import type { SiteTextTranslations } from '../../src/shared/site-texts';
 import { databaseKinds } from '../setup/databases';
 import { startTestServer, type TestServer } from '../setup/server';

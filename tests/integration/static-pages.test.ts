@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, complaints, creditPackages, mailOutbox, sites, tokenPages } from '../../src/db/schema';
-import { DEMO_ACCOUNTS } from '../../src/db/seed';
+import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { formatMoney, formatPricePerCredit } from '../../src/server/credits/packages';
 import { STATIC_PAGES, staticPageCatalogues } from '../../src/server/static-pages/content';
 import { catalogues } from '../../src/i18n';

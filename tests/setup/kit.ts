@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
-import { seedDemo } from '../../src/db/seed';
+import { seedDemo } from '../../src/demo/seed';
 import { DeviceCookies } from '../../src/server/auth/device-cookie';
 import type { Clock } from '../../src/server/clock';
 import { createLogger } from '../../src/server/logger';

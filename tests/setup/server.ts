@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/server/config';
-import { bootServer, type BootedServer } from '../../src/server/http/boot';
+import { bootServer, type BootedServer } from '../../src/runtime/boot';
 import { createLogger, type Logger } from '../../src/server/logger';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { keepSeedPhotos, restoreSeedPhotos } from './seed-photos';

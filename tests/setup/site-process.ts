@@ -7,7 +7,7 @@
  */
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../../src/server/config';
-import { bootServer } from '../../src/server/http/boot';
+import { bootServer } from '../../src/runtime/boot';
 import { createLogger } from '../../src/server/logger';
 import { updateSiteSettings } from '../../src/server/sites/settings-update';
 

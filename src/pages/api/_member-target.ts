@@ -2,7 +2,7 @@
  * The member a like or block call is about: `{ id }` in a JSON body (POST) or `?id=` in the query
  * (DELETE). A bad id is 400 `validation_failed`; the services' refusals map to stable codes.
  */
-import { ApiError, readJson, readQuery } from '../../server/http/api';
+import { ApiError, readJson, readQuery } from '../../server/web/api';
 import { MAX_ID } from '../../shared/ids';
 import { memberTargetBody, memberTargetQuery } from '../../shared/api/member-target';
 

@@ -4,7 +4,7 @@
  * request-type header first, as for every state-changing user.php call.
  */
 import type { APIContext } from 'astro';
-import { ApiError, json, readJson } from '../../server/http/api';
+import { ApiError, json, readJson } from '../../server/web/api';
 import { pushSubscriptionSchema, pushUnsubscribeSchema } from '../../server/push/subscription';
 import type { PushRegisterAnswer, PushUnregisterAnswer } from '../../shared/api/user';
 

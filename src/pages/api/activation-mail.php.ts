@@ -5,9 +5,9 @@
  * gets {ok} or the error `activation_mail_too_soon` {minutes} / `already_confirmed`.
  */
 import { resendActivationMail } from '../../server/alerts/activation-reminder';
-import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/web/api';
 import { safeNext } from '../../server/web/session-cookie';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 import { activationMailBody, type ActivationMailAnswer } from '../../shared/api/activation-mail';
 
 function withStatus(origin: string, next: string, params: Record<string, string>): string {

@@ -4,9 +4,9 @@
  * `next`; a JSON call gets the member's dismissals.
  */
 import { dismissAlert } from '../../server/alerts/dismissals';
-import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/web/api';
 import { safeNext } from '../../server/web/session-cookie';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 import { alertDismissBody, type AlertDismissAnswer } from '../../shared/api/alert-dismiss';
 
 export const POST = endpoint(async ({ locals, request, redirect }) => {

@@ -5,10 +5,10 @@
  * (the live 'match' event names them): 204 when it was shown already, in another tab or page. 204 when
  * there is none.
  */
-import { endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
+import { endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { nextAutoLike } from '../../server/members/likes';
-import { mainImage } from '../../server/members/likes-web';
-import { requireMember } from '../../server/request-context';
+import { mainImage } from '../../server/web/likes';
+import { requireMember } from '../../server/web/request-context';
 import { parseId } from '../../shared/ids';
 import { autoLikeQuery, type AutoLikeAnswer } from '../../shared/api/auto-like';
 

@@ -3,9 +3,9 @@
  * idempotent. After a block the two vanish from each other's search, likes and chats (visibility.ts).
  * Unknown ids and other sites' members are `member_not_found`, oneself `self_not_allowed`.
  */
-import { endpoint, json, methodNotAllowed } from '../../server/http/api';
+import { endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { block, unblock } from '../../server/members/blocks';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 import { refusal, targetFromBody, targetFromQuery } from './_member-target';
 import type { BlockAnswer, UnblockAnswer } from '../../shared/api/block';
 

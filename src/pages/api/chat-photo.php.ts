@@ -3,12 +3,12 @@
  * sends a photo in a chat, charged `photo_credits`; it answers like POST /api/chat.php (201, or 200 for a
  * retry with the same client id). The photo goes through the checks of profile photos.
  */
-import { ApiError, endpoint, json, methodNotAllowed } from '../../server/http/api';
-import { chatDeps, pricesOf, sendRefusal } from '../../server/chat/chat-web';
+import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
+import { chatDeps, pricesOf, sendRefusal } from '../../server/web/chat-deps';
 import { sendChatPhoto } from '../../server/chat/photos';
-import { messageJson } from '../../server/chat/stream';
+import { messageJson } from '../../server/session/stream';
 import { readUploadForm } from '../../server/photos/upload';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 import { MAX_ID } from '../../shared/ids';
 import { chatPhotoFields, type ChatPhotoAnswer } from '../../shared/api/chat-photo';
 

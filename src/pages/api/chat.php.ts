@@ -9,13 +9,13 @@
  *   the member's list; the other side keeps the history (CHT-06).
  * Another member's conversation, a blocked one or an unknown id are all `conversation_not_found` (404).
  */
-import { ApiError, endpoint, json, methodNotAllowed, readJson, readQuery } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed, readJson, readQuery } from '../../server/web/api';
 import { conversationFor, conversationWith, history, markRead, removeChats } from '../../server/chat/conversations';
-import { chatDeps, conversationJson, pricesOf, sendRefusal } from '../../server/chat/chat-web';
+import { chatDeps, conversationJson, pricesOf, sendRefusal } from '../../server/web/chat-deps';
 import { sendMessage } from '../../server/chat/send';
-import { messageJson } from '../../server/chat/stream';
+import { messageJson } from '../../server/session/stream';
 import { resolveAttachment } from '../../server/chat/attachments';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 import {
   conversationQuery,
   readConversationBody,

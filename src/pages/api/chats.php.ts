@@ -3,10 +3,10 @@
  * member's profile, its last message in `messages` and `num_unread_messages` — and `unread_total`, the
  * navigation badge's number (conversations blocked either way or removed by the member are left out).
  */
-import { endpoint, json, methodNotAllowed } from '../../server/http/api';
+import { endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { listChats, unreadTotal } from '../../server/chat/conversations';
-import { chatSummaryJson } from '../../server/chat/chat-web';
-import { requireMember } from '../../server/request-context';
+import { chatSummaryJson } from '../../server/web/chat-deps';
+import { requireMember } from '../../server/web/request-context';
 import type { Answer } from '../../shared/api/contract';
 
 export const GET = endpoint(async ({ locals, url }) => {

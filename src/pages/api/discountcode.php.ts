@@ -5,10 +5,10 @@
  * found, used before or expired is 400 with its error code and text. The server decides; the
  * time-bonus countdown only counts down to `expires_at`.
  */
-import { ApiError, endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
-import { requireMember } from '../../server/request-context';
+import { ApiError, endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
+import { requireMember } from '../../server/web/request-context';
 import { activeDiscount, checkCode, welcomeDiscount } from '../../server/payments/discounts';
-import { discountMember } from '../../server/payments/web';
+import { discountMember } from '../../server/web/payments';
 import { discountQuery, type DiscountAnswer } from '../../shared/api/discountcode';
 
 export const GET = endpoint(async ({ locals, url }) => {

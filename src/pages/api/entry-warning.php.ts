@@ -1,7 +1,7 @@
 /** POST /api/entry-warning.php (LAY-02): remembers that the visitor accepted the entry warning. */
-import { endpoint, methodNotAllowed } from '../../server/http/api';
+import { endpoint, methodNotAllowed } from '../../server/web/api';
 import { cookieOptions } from '../../server/web/cookies';
-import { ENTRY_COOKIE, ENTRY_COOKIE_MAX_AGE } from '../../server/web/entry';
+import { ENTRY_COOKIE, ENTRY_COOKIE_MAX_AGE } from '../../shared/entry-cookie';
 import { safeNext } from '../../server/web/session-cookie';
 
 export const POST = endpoint(async ({ locals, request, cookies, redirect }) => {

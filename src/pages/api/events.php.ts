@@ -3,9 +3,9 @@
  * `Last-Event-ID` (or `?last=` for a client that cannot set it) resumes after a reconnect. Not compressed,
  * never cached; a draining process refuses new streams (503) so the browser retries another.
  */
-import { endpoint, errorResponse, methodNotAllowed } from '../../server/http/api';
-import { openMemberStream, parseLastEventId } from '../../server/chat/stream';
-import { requireMember } from '../../server/request-context';
+import { endpoint, errorResponse, methodNotAllowed } from '../../server/web/api';
+import { openMemberStream, parseLastEventId } from '../../server/session/stream';
+import { requireMember } from '../../server/web/request-context';
 
 export const GET = endpoint(async (context) => {
   const { locals, request, url } = context;

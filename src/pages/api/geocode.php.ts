@@ -3,7 +3,7 @@
  * countries, from the regions' centroids (no network). Bad coordinates: 400 invalid_coordinates. The
  * client may keep an answer for an hour.
  */
-import { ApiError, endpoint, json, methodNotAllowed } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { geocode, parseCoordinates, InvalidCoordinates } from '../../server/members/places';
 import type { Answer } from '../../shared/api/contract';
 

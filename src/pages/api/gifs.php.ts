@@ -6,8 +6,8 @@
  * `gif_search_unavailable` (503), never a 500.
  */
 import { GIF_PAGE_SIZE, gifProvider, GifProviderError } from '../../server/chat/gifs';
-import { ApiError, endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
-import { requireMember } from '../../server/request-context';
+import { ApiError, endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
+import { requireMember } from '../../server/web/request-context';
 import { gifsQuery, type GifsAnswer } from '../../shared/api/gifs';
 
 export const GET = endpoint(async ({ locals, url }) => {

@@ -4,8 +4,8 @@
  * charging it) belongs to the chat's message API.
  */
 import { listGifts } from '../../server/chat/gifts';
-import { endpoint, json, methodNotAllowed } from '../../server/http/api';
-import { requireMember } from '../../server/request-context';
+import { endpoint, json, methodNotAllowed } from '../../server/web/api';
+import { requireMember } from '../../server/web/request-context';
 
 export const GET = endpoint(({ locals, url }) => {
   requireMember(locals, url.pathname);

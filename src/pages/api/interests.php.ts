@@ -1,5 +1,5 @@
 /** GET /api/interests.php (MEM-07): the interest keys profiles pick from (texts: `interests:<key>`); loaded once and cached by the client. */
-import { endpoint, json, methodNotAllowed } from '../../server/http/api';
+import { endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { INTERESTS } from '../../shared/interests';
 import type { Answer } from '../../shared/api/contract';
 

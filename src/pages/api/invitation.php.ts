@@ -4,9 +4,9 @@
  * sent back to its page with `?invitation=thanks` or `?invitation=invalid`. Asking twice stores one
  * request. Sites that are not invite-only take no requests (404 `not_found_api`).
  */
-import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/web/api';
 import { invitationReturnUrl } from '../../server/landers/entry';
-import { invitationRequestSchema, requestInvitation } from '../../server/landers/invitations';
+import { invitationRequestSchema, requestInvitation } from '../../server/accounts/invitations';
 import { safeNext } from '../../server/web/session-cookie';
 import type { Answer } from '../../shared/api/contract';
 

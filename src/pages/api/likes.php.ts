@@ -6,10 +6,10 @@
  * told per their preferences (PUSH-02). Members not listed to the member (unknown, other site,
  * invisible, blocked either way) are `member_not_found`, oneself `self_not_allowed`.
  */
-import { endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
+import { endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { like, likedBy, listLikes, unlike } from '../../server/members/likes';
-import { formatCursor, likeCardJson, likeDeps, parseCursor } from '../../server/members/likes-web';
-import { requireMember } from '../../server/request-context';
+import { formatCursor, likeCardJson, likeDeps, parseCursor } from '../../server/web/likes';
+import { requireMember } from '../../server/web/request-context';
 import { refusal, targetFromBody, targetFromQuery } from './_member-target';
 import { likesQuery, type LikeAnswer, type LikesAnswer, type UnlikeAnswer } from '../../shared/api/likes';
 

@@ -8,7 +8,7 @@
  */
 import type { APIContext } from 'astro';
 import { revokeSession } from '../../server/auth/sessions';
-import { endpoint, isBrowserForm, json, methodNotAllowed, requireClientHeader } from '../../server/http/api';
+import { endpoint, isBrowserForm, json, methodNotAllowed, requireClientHeader } from '../../server/web/api';
 import { clearSessionCookie } from '../../server/web/session-cookie';
 import type { Answer } from '../../shared/api/contract';
 

@@ -4,7 +4,7 @@
  * with a stable code (invalid_gender, invalid_age_range, unknown_country, unknown_region,
  * invalid_cursor); a visitor the site does not let search gets authentication_required.
  */
-import { ApiError, endpoint, json, methodNotAllowed } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { sharedSearch } from '../../server/members/search-pages';
 import type { Answer } from '../../shared/api/contract';
 

@@ -5,9 +5,9 @@
  * Answers 200 for anything applied, already applied or not ours (so the provider stops retrying),
  * 401 for a bad signature, 503 when the provider could not be asked (so it retries).
  */
-import { ApiError, endpoint, json, methodNotAllowed, readBodyText } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed, readBodyText } from '../../server/web/api';
 import { applyWebhook } from '../../server/payments/service';
-import { paymentDeps } from '../../server/payments/web';
+import { paymentDeps } from '../../server/web/payments';
 import { ProviderError } from '../../server/payments/provider';
 import type { Answer } from '../../shared/api/contract';
 

@@ -4,10 +4,10 @@
  * limit. The photo management island posts each chosen file here on its own, to show its progress;
  * without JavaScript the /profile form posts them all at once. Same checks as every upload (upload.ts).
  */
-import { ApiError, endpoint, json, methodNotAllowed } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { countPhotos, photoLimitFor, readUploadForm, uploadPhoto } from '../../server/photos/upload';
 import { photoLimitText } from '../../server/web/forms/photos';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 import type { Answer } from '../../shared/api/contract';
 
 export const POST = endpoint(async ({ locals, request, url }) => {

@@ -1,5 +1,5 @@
 /** GET /api/regions.php (MEM-07): the regions of the site's countries, per country; loaded once and cached by the client. */
-import { endpoint, json, methodNotAllowed } from '../../server/http/api';
+import { endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { listRegions } from '../../server/members/places';
 import type { Answer } from '../../shared/api/contract';
 

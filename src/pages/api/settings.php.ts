@@ -4,7 +4,7 @@
  * (index_title, description, fictional_*) are in the request's language, as the pages show them, else
  * the site's own (docs/decisions/020-site-texts-per-language.md): the answer varies by the cookie.
  */
-import { endpoint, json, methodNotAllowed, readQuery } from '../../server/http/api';
+import { endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { localiseSite } from '../../server/sites/texts';
 import { settingsQuery, type SettingsAnswer } from '../../shared/api/settings';
 

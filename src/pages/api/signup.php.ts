@@ -1,6 +1,6 @@
 /** POST /api/signup.php (SIGN-03..06, AUTH-05): sign up, log in, mail the activation link. */
-import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHeader } from '../../server/http/api';
-import { signupFromRequest } from '../../server/accounts/signup-request';
+import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHeader } from '../../server/web/api';
+import { signupFromRequest } from '../../server/web/signup-request';
 import { loadCurrentUser } from '../../server/members/account';
 import { setSessionCookie } from '../../server/web/session-cookie';
 import { signupBody, type SignupAnswer, type SignupErrorAnswer } from '../../shared/api/signup';

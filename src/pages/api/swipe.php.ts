@@ -3,11 +3,11 @@
  * four swipe likes of the site's day (swipe.ts); the fifth is 429 `swipe_limit_reached` with
  * `retry_after_seconds` and the translated 'come back tomorrow' text with the hours and minutes left.
  */
-import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../server/web/api';
 import { hoursMinutes, swipe } from '../../server/games/swipe';
-import { siteTimeZone } from '../../server/games/site-time';
-import { likeDeps } from '../../server/members/likes-web';
-import { requireMember } from '../../server/request-context';
+import { siteTimeZone } from '../../server/sites/site-time';
+import { likeDeps } from '../../server/web/likes';
+import { requireMember } from '../../server/web/request-context';
 import { refusal } from './_member-target';
 import { swipeBody, type SwipeAnswer } from '../../shared/api/swipe';
 

@@ -4,9 +4,9 @@
  * read receipts and typing off.
  */
 import { chatSignalsOf } from '../../server/accounts/preferences';
-import { ApiError, endpoint, methodNotAllowed, readJson } from '../../server/http/api';
+import { ApiError, endpoint, methodNotAllowed, readJson } from '../../server/web/api';
 import { conversationFor } from '../../server/chat/conversations';
-import { requireMember } from '../../server/request-context';
+import { requireMember } from '../../server/web/request-context';
 import { typingBody } from '../../shared/api/typing';
 
 export const POST = endpoint(async ({ locals, request, url }) => {

@@ -1,6 +1,6 @@
 /** GET /api/user-data.php (GDPR-01): the signed-in member's data as a JSON download. */
 import { exportFilename, exportUserData } from '../../server/accounts/data-export';
-import { ApiError, endpoint, methodNotAllowed } from '../../server/http/api';
+import { ApiError, endpoint, methodNotAllowed } from '../../server/web/api';
 import type { Answer } from '../../shared/api/contract';
 
 export const GET = endpoint(async ({ locals }) => {

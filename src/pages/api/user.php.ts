@@ -4,7 +4,7 @@
  * request-type header.
  */
 import { login, loginSchema } from '../../server/auth/login';
-import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHeader } from '../../server/http/api';
+import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHeader } from '../../server/web/api';
 import { changeLanguage, loadCurrentUser } from '../../server/members/account';
 import { cookieOptions } from '../../server/web/cookies';
 import { readDeviceCookie, setDeviceCookie } from '../../server/web/device-cookie';

@@ -3,9 +3,9 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { profiles, users } from '../../db/schema';
 import type { Clock } from '../clock';
-import type { AppContext } from '../context';
+import type { AppContext } from '../app';
 import type { Site } from '../sites/directory';
-import { sendAccountMail } from './mails';
+import { sendAccountMail } from '../mail/member-mail';
 import { consumeToken, issueToken } from './tokens';
 
 /** Mails a fresh activation link to a member who has not confirmed yet. */

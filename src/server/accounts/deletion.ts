@@ -11,10 +11,10 @@ import { profiles, users, type UserStatus } from '../../db/schema';
 import { createSession, revokeUserSessions, type CreatedSession } from '../auth/sessions';
 import type { Clock } from '../clock';
 import type { EventBus } from '../realtime/bus';
-import type { AppContext } from '../context';
+import type { AppContext } from '../app';
 import type { Site } from '../sites/directory';
-import { DELETE_GRACE_DAYS, DELETE_GRACE_MS, erasedEmail } from '../jobs/erase-deleted';
-import { sendAccountMail } from './mails';
+import { DELETE_GRACE_DAYS, DELETE_GRACE_MS, erasedEmail } from '../../shared/account-deletion';
+import { sendAccountMail } from '../mail/member-mail';
 import { checkCurrentPassword } from './preferences';
 import { consumeToken, issueToken, peekToken, revokeTokens } from './tokens';
 

@@ -21,9 +21,9 @@ import { createSession, revokeUserSessions, type CreatedSession } from '../auth/
 import { accountKey, clearFailures, consumeAllowance, type ThrottleRule } from '../auth/throttle';
 import type { BackgroundTasks } from '../background';
 import type { Clock } from '../clock';
-import type { AppContext } from '../context';
+import type { AppContext } from '../app';
 import type { Site } from '../sites/directory';
-import { sendAccountMail } from './mails';
+import { sendAccountMail } from '../mail/member-mail';
 import { checkPassword, type PasswordProblem } from './rules';
 import { consumeToken, countTokensSince, issueToken, peekToken, revokeTokens } from './tokens';
 

@@ -3,7 +3,7 @@
  * profile, grants the site's signup credits once through the ledger, logs the new member in and mails
  * the activation link.
  */
-import { checkInvitation, useInvitation } from '../landers/invitations';
+import { checkInvitation, useInvitation } from './invitations';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -15,7 +15,7 @@ import type { Settings } from '../../shared/settings';
 import { hashPassword } from '../auth/passwords';
 import { createSession, type CreatedSession } from '../auth/sessions';
 import type { Clock } from '../clock';
-import type { Tracking } from '../web/visitor';
+import type { Tracking } from '../../shared/tracking';
 import { checkBirthDate, checkName, checkPassword, isDisposableEmail, signupsAllowed } from './rules';
 
 export const signupSchema = z.object({
@@ -207,4 +207,14 @@ export async function signup(ctx: SignupContext, raw: SignupInput): Promise<Sign
   }
   const created = await createSession(ctx.db, ctx.clock, userId, { ip: ctx.ip ?? null, userAgent: ctx.userAgent ?? null });
   return { type: 'ok', userId, created };
+}
+
+/** The member a visitor signs up to write to (`/signup?member=<id>`, SIGN-06): an active profile of this site, or undefined. */
+export async function signupTarget(db: Db, siteId: number, memberId: number): Promise<{ id: number; name: string } | undefined> {
+  const [row] = await db
+    .select({ id: profiles.userId, name: profiles.name })
+    .from(profiles)
+    .where(and(eq(profiles.userId, memberId), eq(profiles.siteId, siteId), eq(profiles.status, 'active')))
+    .limit(1);
+  return row;
 }

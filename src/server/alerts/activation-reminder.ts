@@ -9,7 +9,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { accountTokens, loginThrottle } from '../../db/schema';
 import { sendActivationMail } from '../accounts/activation';
-import type { AppContext } from '../context';
+import type { AppContext } from '../app';
 import type { Site } from '../sites/directory';
 
 export const ACTIVATION_RESEND_INTERVAL_MS = 10 * 60 * 1000;

@@ -12,7 +12,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
-import { DELETE_GRACE_MS } from '../accounts/deletion';
+import { DELETE_GRACE_MS } from '../../shared/account-deletion';
 import type { Clock } from '../clock';
 import { burnPasswordCheck, verifyPassword } from './passwords';
 import type { DeviceCookies } from './device-cookie';

@@ -5,7 +5,7 @@ import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/s
 import { openDatabase, type Database } from '../../db/client';
 import { createTestDatabase, databaseKinds } from '../../../tests/setup/databases';
 import { loginThrottle, sessions, users } from '../../db/schema';
-import { DEMO_ACCOUNTS } from '../../db/seed';
+import { DEMO_ACCOUNTS } from '../../demo/seed';
 import { DELETE_GRACE_MS } from '../accounts/deletion';
 import { DeviceCookies } from './device-cookie';
 import { login } from './login';

@@ -12,7 +12,7 @@ import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../t
 import { FakeClock, inFlight } from '../../../tests/setup/kit';
 import { openDatabase, type Database, type Db } from '../../db/client';
 import { blocks, conversationMembers, conversations, creditLedger, messages, profiles, sites, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
+import { seedDemo } from '../../demo/seed';
 import { balance, grant } from '../credits/ledger';
 import { LocalPhotoStore } from '../photos/store';
 import { InProcessBus, type BusEvents } from '../realtime/bus';

@@ -40,7 +40,7 @@ import type { Db } from '../../db/client';
 import { conversationMembers, conversations, messages, profiles, users, type MessageKind } from '../../db/schema';
 import type { Clock } from '../clock';
 import { spend, type DbTransaction } from '../credits/ledger';
-import { FREE_CONVERSATION_LIMIT } from '../credits/premium';
+import { mayStartConversation } from '../members/membership';
 import type { NotifyEvent } from '../notify/notify';
 import type { EventBus } from '../realtime/bus';
 import { blockedBetween } from '../members/blocks';
@@ -223,7 +223,8 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
           // Starting: only someone listed to the sender (not invisible), and a free member only twice
           // (CHT-04; this one counted). A refusal rolls the new row back with everything else.
           if (!(await isListedTo(tx as unknown as Db, { siteId: sender.siteId, userId: sender.userId }, recipient.id))) throw new Refused('member_not_found');
-          if (!sender.paidUser && (await conversationsStarted(tx, sender.userId)) > FREE_CONVERSATION_LIMIT) throw new Refused('conversation_limit');
+          // The count includes the conversation just inserted.
+          if (!sender.paidUser && !mayStartConversation(sender, (await conversationsStarted(tx, sender.userId)) - 1)) throw new Refused('conversation_limit');
           await tx.insert(conversationMembers).values([
             { conversationId: mine.id, userId: sender.userId, otherId: recipient.id },
             { conversationId: mine.id, userId: recipient.id, otherId: sender.userId },
@@ -294,7 +295,7 @@ export async function conversationLimitReached(db: Db, sender: Pick<Sender, 'use
   const [low, high] = sender.userId < otherId ? [sender.userId, otherId] : [otherId, sender.userId];
   const [existing] = await db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high))).limit(1);
   if (existing) return false;
-  return (await conversationsStarted(db, sender.userId)) >= FREE_CONVERSATION_LIMIT;
+  return !mayStartConversation(sender, await conversationsStarted(db, sender.userId));
 }
 
 /** Conversations a member started (a free member may start FREE_CONVERSATION_LIMIT, CHT-04). */

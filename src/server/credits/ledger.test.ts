@@ -14,7 +14,7 @@ import { FakeClock } from '../../../tests/setup/kit';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
 import { openDatabase, type Database, type Db } from '../../db/client';
 import { creditLedger, sites, users } from '../../db/schema';
-import { seedDemo } from '../../db/seed';
+import { seedDemo } from '../../demo/seed';
 import { LocalPhotoStore } from '../photos/store';
 import { balance, entryFor, grant, LedgerReferenceConflictError, MemberNotFoundError, spend, type LedgerEntry } from './ledger';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { type Database } from '../../db/client';
 import { creditPackages, sites, tokenPages } from '../../db/schema';
-import { DEMO_PACKAGES, ensureMarketingContent } from '../../db/seed-marketing';
+import { DEMO_PACKAGES, ensureMarketingContent } from '../../demo/seed-marketing';
 import { formatMoney, formatNumber, listPackages } from './packages';
 
 let database: Database;

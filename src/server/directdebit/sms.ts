@@ -12,7 +12,6 @@ import { smsOutbox } from '../../db/schema';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { outboxAccess } from '../mail/outbox-access';
-import type { RequestContext } from '../request-context';
 
 export interface SmsMessage {
   siteId: number | null;
@@ -120,7 +119,7 @@ export function smsProvider(app: { db: Db; config: Pick<Config, 'SMS_GATEWAY_URL
 }
 
 /** The mail viewer's rule for /dev/sms: this machine only, directly, and only while no gateway delivers. */
-export function canReadSmsOutbox(ctx: Pick<RequestContext, 'app' | 'clientIp'>, headers: Headers): boolean {
+export function canReadSmsOutbox(ctx: { app: Parameters<typeof smsProvider>[0] & { config: Pick<Config, 'trustedProxies'> }; clientIp: string | null }, headers: Headers): boolean {
   return outboxAccess({
     smtp: smsProvider(ctx.app).mode === 'http',
     behindProxy: ctx.app.config.trustedProxies !== null,

@@ -13,7 +13,7 @@ import { selectMemberCards, toMemberCard, type MemberCard } from '../members/lis
 import { wantedGenders } from '../members/matches';
 import { listedTo } from '../members/visibility';
 import type { EventBus } from '../realtime/bus';
-import { localMidnight, nextLocalMidnight } from './site-time';
+import { localMidnight, nextLocalMidnight } from '../sites/site-time';
 import { parseId } from '../../shared/ids';
 
 export const SWIPE_LIKES_PER_DAY = 4;

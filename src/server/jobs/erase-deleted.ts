@@ -19,19 +19,7 @@ import { accountTokens, directDebitCodes, directDebitMandates, mailOutbox, pageE
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import type { PhotoStore } from '../photos/store';
-
-/**
- * SPEC §9: a deleted account can be restored for 14 days, then it is erased. Defined here rather than
- * in accounts/deletion.ts (which re-exports them) because this module is loaded by the app context
- * from source, where nothing may pull in the i18n catalogues that account mails need.
- */
-export const DELETE_GRACE_DAYS = 14;
-export const DELETE_GRACE_MS = DELETE_GRACE_DAYS * 24 * 3600 * 1000;
-
-/** The address an erased account keeps: unique per account and never deliverable (RFC 2606 .invalid). */
-export function erasedEmail(userId: number): string {
-  return `deleted-${userId}@invalid`;
-}
+import { DELETE_GRACE_MS, erasedEmail } from '../../shared/account-deletion';
 
 export interface EraseDeps {
   db: Db;

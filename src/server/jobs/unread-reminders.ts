@@ -7,7 +7,7 @@
 import { and, eq, gt, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { blocks, conversationMembers, mailOutbox, profiles, users } from '../../db/schema';
-import { sendAccountMail } from '../accounts/mails';
+import { sendAccountMail } from '../mail/member-mail';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';

@@ -13,8 +13,9 @@
  *   127.0.0.1 reading the outbox through the visitor's browser): never shown.
  */
 import { isIP } from 'node:net';
-import { normaliseAddress } from '../http/proxy';
-import type { RequestContext } from '../request-context';
+import { normaliseAddress } from '../config/proxy';
+import type { Config } from '../config';
+import type { Mailer } from './mailer';
 
 /** Headers a proxy (or a client pretending to be one) adds; any of them means the peer is not the reader. */
 const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip', 'via'] as const;
@@ -58,7 +59,7 @@ export function outboxAccess(input: OutboxAccessInput): OutboxAccess {
 }
 
 /** `outboxAccess` for a request: the mail viewer pages call this and answer 404 unless it allows. */
-export function canReadOutbox(ctx: Pick<RequestContext, 'app' | 'clientIp'>, headers: Headers): boolean {
+export function canReadOutbox(ctx: { app: { mailer: Pick<Mailer, 'mode'>; config: Pick<Config, 'trustedProxies'> }; clientIp: string | null }, headers: Headers): boolean {
   return outboxAccess({
     smtp: ctx.app.mailer.mode === 'smtp',
     behindProxy: ctx.app.config.trustedProxies !== null,

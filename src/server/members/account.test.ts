@@ -1,10 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
-import { DEMO_ACCOUNTS } from '../../db/seed';
+import { DEMO_ACCOUNTS } from '../../demo/seed';
 import { sessions, users } from '../../db/schema';
 import { createSession, SESSION_TTL_MS, validateSessionToken } from '../auth/sessions';
-import { loadCurrentUser, loadSessionMember } from './account';
+import { loadCurrentUser } from './account';
+import { loadSessionMember } from '../session/lookup';
 
 describe('the member behind a session cookie (one query per request)', () => {
   let seeded: SeededDatabase;

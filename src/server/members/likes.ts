@@ -16,7 +16,7 @@ import type { Clock } from '../clock';
 import type { NotifyEvent } from '../notify/notify';
 import type { EventBus } from '../realtime/bus';
 import { activeMainPhoto, memberCardColumns, regionOfProfile, toMemberCard, type MemberCard } from './listing';
-import { isListedTo, listedTo, type Viewer } from './visibility';
+import { isListedTo, listedTo, type Viewer, type ViewerParams } from './visibility';
 
 export interface LikeDeps {
   db: Db;
@@ -242,4 +242,26 @@ export async function nextAutoLike(deps: Pick<LikeDeps, 'db' | 'clock'>, member:
   // Another request showed it in the meantime: try the next one.
   if (marked.length === 0) return nextAutoLike(deps, member, fromId);
   return { id: row.id, name: row.name, image: row.image, fictional: row.fictional, match: row.match };
+}
+
+/** Likes the member received from members listed to them: not yet seen (the nav badge) and not yet shown (the modal). */
+export interface LikeAttention {
+  newLikes: number;
+  unshown: number;
+}
+
+/**
+ * Both counts of {@link LikeAttention} in one aggregate (always one row), for the viewer's ids as
+ * placeholders or as a column of an outer query: every member page reads it (src/server/members/counts.ts).
+ */
+export function likeAttentionSelect(d: Db, viewer: ViewerParams & { userId: NonNullable<ViewerParams['userId']> }) {
+  return d
+    .select({
+      newLikes: sql<number>`count(*) filter (where ${likes.seenAt} is null)`.mapWith(Number).as('new_likes'),
+      unshown: sql<number>`count(*) filter (where ${likes.shownAt} is null)`.mapWith(Number).as('unshown_likes'),
+    })
+    .from(likes)
+    .innerJoin(users, eq(users.id, likes.likerId))
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(and(eq(likes.likedId, viewer.userId), or(isNull(likes.seenAt), isNull(likes.shownAt)), listedTo(viewer)));
 }

@@ -1,7 +1,7 @@
 /**
  * Places (MEM-03, MEM-07, MEM-08): countries by their names, the regions of the site's countries, and a
  * geocode that maps a position to the nearest region by the regions' centroids the project ships
- * (`regions.lat_e4/lon_e4`, from src/db/seed-data.ts). No network: a position is only ever compared with
+ * (`regions.lat_e4/lon_e4`, from src/demo/seed-data.ts). No network: a position is only ever compared with
  * those centroids.
  */
 import { asc, inArray } from 'drizzle-orm';

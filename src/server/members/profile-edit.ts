@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { profiles, users } from '../../db/schema';
-import { aboutColumns, aboutSchema } from '../accounts/profile-completion';
+import { aboutColumns, aboutSchema } from './profile-completion';
 import { regionInCountry } from './places';
 import { checkName } from '../accounts/rules';
 import { sexualityFor } from '../accounts/signup';

@@ -18,7 +18,7 @@ import { eq } from 'drizzle-orm';
 import { profiles, users } from '../../db/schema';
 import { createTranslator } from '../../i18n';
 import { isLanguage } from '../../shared/languages';
-import { sendAccountMail } from '../accounts/mails';
+import { sendAccountMail } from '../mail/member-mail';
 import type { Db } from '../../db/client';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail/mailer';

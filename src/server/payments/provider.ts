@@ -5,6 +5,8 @@
  */
 import type { PaymentStatus } from '../../db/schema';
 
+export type { PaymentStatus };
+
 /** Methods the site offers; a provider lists the ones it has for a country. */
 export const PAYMENT_METHODS = ['ideal', 'card', 'directdebit', 'bancontact'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { photos, users } from '../../db/schema';
-import { DEMO_ACCOUNTS } from '../../db/seed';
+import { DEMO_ACCOUNTS } from '../../demo/seed';
 import { photoAccess } from './access';
 
 let seeded: SeededDatabase;

@@ -7,7 +7,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { Config } from '../config';
 import { isLoopbackAddress, isPublicAddress } from './addresses';
-import { isPushServiceHost } from './service-hosts';
+import { isPushServiceHost } from '../config/push-service-hosts';
 
 const base64url = /^[A-Za-z0-9_-]+={0,2}$|^[A-Za-z0-9+/]+={0,2}$/;
 

@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../tests/setup/kit';
 import { companies, sites } from '../../db/schema';
 import { loadConfig } from '../config';
-import { createAppContext, type AppContext } from '../context';
-import { seedIfConfigured } from '../demo-seed';
+import { createAppContext } from '../../runtime/app-context';
+import type { AppContext } from '../app';
+import { seedIfConfigured } from '../../demo/demo-seed';
 import { createLogger } from '../logger';
 import { updateSiteSettings } from './settings-update';
 

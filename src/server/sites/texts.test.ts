@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { sites } from '../../db/schema';
-import { DEMO_SITES } from '../../db/seed-data';
+import { DEMO_SITES } from '../../demo/seed-data';
 import { SITE_TEXT_FIELDS } from '../../shared/site-texts';
 import type { SiteDirectory } from './directory';
 import { localiseSite, siteText } from './texts';

@@ -15,7 +15,7 @@ import type { DeviceCookies } from '../auth/device-cookie';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../auth/passwords';
 import { clearFailures, giveBackTry, loginTriesBlock, staffDeviceKey, takeLoginTries, trustedDeviceKeys, untrustedStaffKeys } from '../auth/throttle';
 import type { Clock } from '../clock';
-import { audit } from './audit';
+import { audit } from '../audit';
 
 export const STAFF_ROLES: readonly StaffRole[] = ['moderator', 'operator', 'admin'];
 export const TOTP_ISSUER = 'Back office';

@@ -11,7 +11,7 @@ import type { Clock } from '../clock';
 import { renderMail, siteSender } from '../mail/layout';
 import type { Mailer } from '../mail/mailer';
 import type { SiteDirectory } from '../sites/directory';
-import { audit } from './audit';
+import { audit } from '../audit';
 import type { StaffMember } from './accounts';
 
 export const COMPLAINT_STATUSES: readonly ComplaintStatus[] = ['open', 'in_progress', 'handled'];

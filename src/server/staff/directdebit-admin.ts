@@ -9,7 +9,7 @@ import type { Db } from '../../db/client';
 import { directDebitAccounts, directDebitBlocklist, directDebitMandates, users, type BlocklistKind } from '../../db/schema';
 import type { Clock } from '../clock';
 import { checkIban, checkMobile } from '../directdebit/validate';
-import { audit } from './audit';
+import { audit } from '../audit';
 
 export interface BlocklistEntry {
   id: number;

@@ -15,7 +15,7 @@ import { complaints, creditLedger, memberBans, payments, profiles, sessions, use
 import type { Clock } from '../clock';
 import { grant, spend } from '../credits/ledger';
 import type { EventBus } from '../realtime/bus';
-import { audit } from './audit';
+import { audit } from '../audit';
 import type { StaffMember } from './accounts';
 
 export interface StaffDeps {

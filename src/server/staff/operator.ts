@@ -25,8 +25,8 @@ import { ageOn } from '../members/listing';
 import type { EventBus } from '../realtime/bus';
 import type { SiteDirectory } from '../sites/directory';
 import { siteText } from '../sites/texts';
-import { audit } from './audit';
-import { flaggedPhrases } from './flagged-phrases';
+import { audit } from '../audit';
+import { flaggedPhrases } from '../config/flagged-phrases';
 import type { StaffMember } from './accounts';
 
 /** How long a taken conversation stays the operator's without a sign of life (typing renews it). */

@@ -23,7 +23,7 @@ import type { Mailer } from '../mail/mailer';
 import { isRejectionReason, photoOrder, promoteNextMain, type PhotoRejectionReason } from '../photos/manage';
 import type { EventBus } from '../realtime/bus';
 import type { SiteDirectory } from '../sites/directory';
-import { audit } from './audit';
+import { audit } from '../audit';
 import type { StaffMember } from './accounts';
 
 /** How many waiting photos one page of the queue shows. */

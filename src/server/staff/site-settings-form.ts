@@ -7,7 +7,7 @@
 import { LANGUAGES } from '../../shared/languages';
 import type { Site } from '../sites/directory';
 import { updateSiteSettings, type EditableCompany, type EditableSettings, type SettingsUpdateDeps } from '../sites/settings-update';
-import { audit } from './audit';
+import { audit } from '../audit';
 import type { StaffMember } from './accounts';
 
 export type FieldKind =

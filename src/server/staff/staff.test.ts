@@ -7,7 +7,7 @@ import { STAFF_DEVICE_COOKIE_TTL_MS } from '../auth/device-cookie';
 import { login } from '../auth/login';
 import { hashPassword } from '../auth/passwords';
 import { createStaff, loginStaff, totpCode, type StaffLogin } from './accounts';
-import { readAudit } from './audit';
+import { readAudit } from '../audit';
 import { createStaffSession, STAFF_SESSION_IDLE_MS, staffForToken } from './sessions';
 
 describe('staff accounts, second factor, sessions and the audit log (OPS-04)', () => {

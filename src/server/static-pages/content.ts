@@ -9,8 +9,9 @@ import { FALLBACK_LANGUAGE, LANGUAGE_COOKIE_MAX_AGE, isLanguage, type Language }
 import type { Site } from '../sites/directory';
 import { localiseSite } from '../sites/texts';
 import { SESSION_TTL_MS } from '../auth/sessions';
-import { ENTRY_COOKIE_MAX_AGE } from '../web/entry';
-import { DELETE_GRACE_DAYS, FREE_CONVERSATION_LIMIT, FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from '../credits/premium';
+import { ENTRY_COOKIE_MAX_AGE } from '../../shared/entry-cookie';
+import { DELETE_GRACE_DAYS } from '../../shared/account-deletion';
+import { FREE_CONVERSATION_LIMIT, FREE_PHOTO_LIMIT, PREMIUM_PHOTO_LIMIT } from '../members/membership';
 
 export const STATIC_PAGES = ['ban', 'cookies', 'faq', 'privacy', 'return-policy', 'service', 'terms'] as const;
 export type StaticPageSlug = (typeof STATIC_PAGES)[number];

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { chooseLanguage } from './locale';
-import { entryWarningApplies, trackingFromCookie, trackingFromQuery, visitorCountry } from './visitor';
+import { entryWarningApplies, visitorCountry } from './visitor';
+import { trackingFromCookie, trackingFromQuery } from '../../shared/tracking';
 import { safeNext } from './session-cookie';
-import { staffNext } from '../staff/guard';
-import { parseCursor } from '../members/likes-web';
-import { requestEdge, parseTrustedProxies } from '../http/proxy';
+import { staffNext } from './staff-guard';
+import { parseCursor } from './likes';
+import { requestEdge, parseTrustedProxies } from '../config/proxy';
 
 const site = { languages: ['de', 'en', 'nl'] as const, domain_language: 'de' as const };
 

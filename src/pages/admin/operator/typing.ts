@@ -3,8 +3,8 @@
  * is typing. The member's stream shows the fictional profile typing for a few seconds and the operator's
  * lock is renewed; nothing is stored. Anyone else: 403 (no staff session or role) or 409 (not theirs).
  */
-import { ApiError, endpoint, methodNotAllowed, readJson } from '../../../server/http/api';
-import { currentStaff } from '../../../server/staff/guard';
+import { ApiError, endpoint, methodNotAllowed, readJson } from '../../../server/web/api';
+import { currentStaff } from '../../../server/web/staff-guard';
 import { operatorTyping } from '../../../server/staff/operator';
 import { typingBody } from '../../../shared/api/typing';
 

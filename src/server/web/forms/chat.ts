@@ -5,9 +5,9 @@
  * 'not enough credits' with the way to /credits.
  */
 import { signupMessageAnswered } from '../../chat/signup-message';
-import { chatDeps, pricesOf } from '../../chat/chat-web';
+import { chatDeps, pricesOf } from '../chat-deps';
 import { sendMessage } from '../../chat/send';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, type SingleActionSpec } from '../form-action';
 
 const REFUSAL_STATUS: Record<string, number> = {

@@ -5,7 +5,7 @@
  * the site's hourly limit, SEC-05).
  */
 import { COMPLAINT_FIELDS, COMPLAINT_LIMITS, fileComplaint, type ComplaintField } from '../../complaints/complaints';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, translateFields, type SingleActionSpec } from '../form-action';
 
 /** What a refused complaint shows again. */

@@ -4,10 +4,10 @@
  * shown for: a form of another step (a stale tab, the back button) changes nothing and shows the
  * current step again.
  */
-import { ABOUT_MAX, SIGNUP_COMPLETE, aboutFromForm, advanceStep, saveAbout, type CompletionState } from '../../accounts/profile-completion';
+import { ABOUT_MAX, SIGNUP_COMPLETE, aboutFromForm, advanceStep, saveAbout, type CompletionState } from '../../members/profile-completion';
 import type { CurrentUser } from '../../members/account';
 import { photoLimitFor, readUploadForm, uploadPhoto, type UploadError } from '../../photos/upload';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { API_ERRORS } from '../../../shared/api-errors';
 import { invalid, redirect, translateFields, type FormHandler, type FormInvalid, type MultiActionSpec, type ReadForm } from '../form-action';
 

@@ -9,12 +9,12 @@ import type { CurrentUser } from '../../members/account';
 import { checkCode } from '../../payments/discounts';
 import { isPaymentMethod } from '../../payments/provider';
 import { cancelPayment, findPackage, startPayment } from '../../payments/service';
-import { discountMember, paymentDeps, refusalKey, refusalStatus } from '../../payments/web';
-import { directDebitLimit, mandateForPayment } from '../../directdebit/web';
-import type { RequestContext } from '../../request-context';
+import { discountMember, paymentDeps, refusalKey, refusalStatus } from '../payments';
+import { directDebitLimit, mandateForPayment } from '../directdebit-deps';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, type SingleActionSpec } from '../form-action';
 import { requestWantsPage } from '../answer-kind';
-import { json } from '../../http/api';
+import { json } from '../api';
 import { API_ERRORS } from '../../../shared/api-errors';
 import { parseId } from '../../../shared/ids';
 

@@ -7,7 +7,7 @@ import { deleteAccount } from '../../accounts/deletion';
 import { grantRetentionDiscount } from '../../payments/retention';
 import { setInvisible, setNotificationPreferences } from '../../accounts/preferences';
 import type { CurrentUser } from '../../members/account';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, type MultiActionSpec } from '../form-action';
 
 export const DELETE_ACCOUNT_PATH = '/settings/delete';

@@ -7,10 +7,10 @@
 import type { CurrentUser } from '../../members/account';
 import { CODE_TTL_MS } from '../../directdebit/codes';
 import { confirmCode, resendCode, submitDetails, type SmsWait } from '../../directdebit/service';
-import { siteDateTimeFormat } from '../../games/site-time';
+import { siteDateTimeFormat } from '../../sites/site-time';
 import { FIELD_MAX, MANDATE_FIELDS, type MandateField } from '../../directdebit/validate';
-import { directDebitDeps, packageParam } from '../../directdebit/web';
-import type { RequestContext } from '../../request-context';
+import { directDebitDeps, packageParam } from '../directdebit-deps';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
 
 type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'lang'>;

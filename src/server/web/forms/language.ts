@@ -4,7 +4,7 @@
  * POST: a link or an image on another site cannot change anyone's language.
  */
 import { changeLanguage } from '../../members/account';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, type SingleActionSpec } from '../form-action';
 import { safeNext } from '../session-cookie';
 

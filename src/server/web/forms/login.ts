@@ -3,7 +3,7 @@
  * logs this browser in (a fresh session) and goes on to the page the visitor came for.
  */
 import { login, loginSchema } from '../../auth/login';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, type SingleActionSpec } from '../form-action';
 import { safeNext } from '../session-cookie';
 

@@ -4,8 +4,8 @@
  * and the browser goes back to the same results (post-redirect-get).
  */
 import { like } from '../../members/likes';
-import { likeDeps } from '../../members/likes-web';
-import type { RequestContext } from '../../request-context';
+import { likeDeps } from '../likes';
+import type { RequestContext } from '../request-context';
 import { parseId } from '../../../shared/ids';
 import { invalid, redirect, type MultiActionSpec } from '../form-action';
 

@@ -7,8 +7,8 @@
  */
 import { block, unblock } from '../../members/blocks';
 import { like, unlike } from '../../members/likes';
-import { likeDeps } from '../../members/likes-web';
-import type { RequestContext } from '../../request-context';
+import { likeDeps } from '../likes';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
 
 export const PROFILE_ACTIONS = ['like', 'unlike', 'block', 'unblock'] as const;

@@ -4,7 +4,7 @@
  */
 import { setNotificationPreferences } from '../../accounts/preferences';
 import type { CurrentUser } from '../../members/account';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, type MultiActionSpec } from '../form-action';
 
 /** The preferences form for the signed-in `user`. */

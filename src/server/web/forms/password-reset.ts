@@ -4,7 +4,7 @@
  */
 import { checkResetLink, requestPasswordReset, resetFormSchema, resetPassword } from '../../accounts/password-reset';
 import { revokeSession } from '../../auth/sessions';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, translateFields, type SingleActionSpec } from '../form-action';
 
 /**

@@ -11,7 +11,7 @@ import { parseId } from '../../../shared/ids';
 import type { CurrentUser } from '../../members/account';
 import { deletePhoto, movePhoto, setMainPhoto, setPhotoPremium, type ManageResult } from '../../photos/manage';
 import { PHOTO_LIMITS, photoLimitFor, readUploadFiles, uploadPhoto, type UploadError } from '../../photos/upload';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import type { Translate } from '../../../i18n';
 import { API_ERRORS } from '../../../shared/api-errors';
 import { invalid, redirect, type FormHandler, type FormInvalid, type ReadForm } from '../form-action';

@@ -3,10 +3,10 @@
  * through profile-edit.ts. Refused input renders the page again with 400 and the translated field
  * errors; nothing is saved.
  */
-import { ABOUT_MAX } from '../../accounts/profile-completion';
+import { ABOUT_MAX } from '../../members/profile-completion';
 import { profileFromForm, saveProfile } from '../../members/profile-edit';
 import { SEARCH_MAX_AGE } from '../../members/search';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, translateFields, type SingleActionSpec } from '../form-action';
 
 export const PROFILE_PATH = '/profile';

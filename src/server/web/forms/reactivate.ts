@@ -4,7 +4,7 @@
  */
 import { reactivateAccount, type ReactivationResult } from '../../accounts/deletion';
 import { revokeSession } from '../../auth/sessions';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, type SingleActionSpec } from '../form-action';
 
 export const REACTIVATE_PATH = '/account/reactivate';

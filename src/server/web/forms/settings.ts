@@ -6,7 +6,7 @@
 import { requestEmailChange } from '../../accounts/email-change';
 import { changePassword, setChatSignals, setPublicProfile, setInvisible } from '../../accounts/preferences';
 import type { CurrentUser } from '../../members/account';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, translateFields, type MultiActionSpec } from '../form-action';
 
 /** The forms on the page, as named by the posted `form` field. */

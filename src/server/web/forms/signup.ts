@@ -3,9 +3,9 @@
  * success logs this browser in and continues to /complete-signup, a refusal comes back with the
  * translated field errors, the values to show again and an e-mail suggestion.
  */
-import { signupFromRequest } from '../../accounts/signup-request';
+import { signupFromRequest } from '../signup-request';
 import type { SignupInput } from '../../accounts/signup';
-import type { RequestContext } from '../../request-context';
+import type { RequestContext } from '../request-context';
 import { invalid, redirect, translateFields, type SingleActionSpec } from '../form-action';
 
 /** The fields a refused signup fills in again (never the password). */

@@ -5,9 +5,9 @@
  * of the day is refused (429) with the 'come back tomorrow' text.
  */
 import { hoursMinutes, MAX_SKIPPED, parseSkipped, swipe } from '../../games/swipe';
-import { siteTimeZone } from '../../games/site-time';
-import { likeDeps } from '../../members/likes-web';
-import type { RequestContext } from '../../request-context';
+import { siteTimeZone } from '../../sites/site-time';
+import { likeDeps } from '../likes';
+import type { RequestContext } from '../request-context';
 import { parseId } from '../../../shared/ids';
 import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
 

@@ -4,7 +4,7 @@
  * to its owner only, and only under its own site's host). Never cached outside the staff member's browser.
  */
 import type { APIRoute } from 'astro';
-import { requireStaff } from '../../../../server/staff/guard';
+import { requireStaff } from '../../../../server/web/staff-guard';
 import { isMemberPhotoFile } from '../../../../server/staff/photos-admin';
 import { PHOTO_NAME } from '../../../../server/photos/store';
 

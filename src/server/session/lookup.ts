@@ -1,0 +1,94 @@
+/**
+ * The signed-in member behind a session cookie, read in one query on every signed-in request (SEC-07,
+ * NAV-01): the session's rules (../auth/sessions.ts), the member (../members/account.ts) and, for a page,
+ * what its navigation and lists need: the counts (./counts.ts), the blocks either way (BLK-01) and the
+ * member's own search defaults. Fused on purpose (docs/decisions/050): it is the one query of most pages.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { preparedOn } from '../../db/prepared';
+import { blocks, photos, profiles, sessions, users } from '../../db/schema';
+import type { Clock } from '../clock';
+import { applySessionVerdict, isTokenShaped, judgeSession, sessionIdFromToken, type ValidatedSession } from '../auth/sessions';
+import { mainPhotoJoin, memberColumns, toCurrentUser, type CurrentUser, type MemberRow } from '../members/account';
+import { searchDefaultColumns, searchDefaultsOf, type SearchDefaults } from '../members/search';
+import { memberCountsJoin, type MemberCounts } from './counts';
+
+export interface SessionMember extends ValidatedSession {
+  user: CurrentUser;
+  /** The member's alert dismissals (ALR-04), read with the rest so the alerts need no query of their own. */
+  dismissals: Record<string, string>;
+  /** The member's badge and modal counts, when they were asked for (a page request). */
+  counts: MemberCounts | null;
+  /**
+   * The members blocked by this member or blocking them (BLK-01), read with the counts (a page request),
+   * so a page that lists members can leave them out without asking again; null when not read.
+   */
+  blocked: ReadonlySet<number> | null;
+  /** The member's own search ('looking for', region, ages), read with the counts (a page request); null when not read. */
+  searchDefaults: SearchDefaults | null;
+}
+
+/** SQL: the ids of the members `member` blocked or is blocked by, as an int array (both ways, BLK-01). */
+const blockedEitherWay = (member: typeof sessions.userId) =>
+  sql<number[]>`array(select ${blocks.blockedId} from ${blocks} where ${blocks.blockerId} = ${member} union select ${blocks.blockerId} from ${blocks} where ${blocks.blockedId} = ${member})`;
+
+const sessionColumns = { ...memberColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt, siteId: users.siteId, dismissals: users.dismissals };
+
+/**
+ * The member behind a session cookie, in one query that runs on every signed-in request (built once per
+ * database handle): the session, the account, the profile, the main photo and the dismissals, and with
+ * `counts` (a page request: its navigation shows them) the member's counts too (src/server/members/counts.ts),
+ * the members blocked either way (a page that lists members leaves them out with no query of its own)
+ * and the member's own search defaults (the search page starts from them without reading the profile again).
+ * The session rules are those of validateSessionToken (judgeSession). Null when the token counts for nothing.
+ */
+export async function loadSessionMember(db: Db, clock: Clock, token: string, siteId: number, options: { counts?: boolean } = {}): Promise<SessionMember | null> {
+  if (!isTokenShaped(token)) return null;
+  const id = sessionIdFromToken(token);
+  let row: (MemberRow & { sessionId: string; expiresAt: Date; siteId: number; dismissals: Record<string, string> | null }) | undefined;
+  let counts: MemberCounts | null = null;
+  let blocked: ReadonlySet<number> | null = null;
+  let searchDefaults: SearchDefaults | null = null;
+  if (options.counts) {
+    const query = preparedOn(db, 'session_member_counts', (d) => {
+      const join = memberCountsJoin(d, { siteId: sql.placeholder('siteId'), userId: sessions.userId });
+      return d
+        .select({ ...sessionColumns, ...join.columns, ...searchDefaultColumns, blocked: blockedEitherWay(sessions.userId) })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .innerJoin(profiles, eq(profiles.userId, users.id))
+        .leftJoin(photos, mainPhotoJoin)
+        .crossJoinLateral(join.attention)
+        .crossJoinLateral(join.unread)
+        .where(eq(sessions.id, sql.placeholder('id')))
+        .limit(1)
+        .prepare('session_member_counts');
+    });
+    const [found] = await query.execute({ id, siteId });
+    row = found;
+    if (found) {
+      counts = { newLikes: found.newLikes, unshown: found.unshown, unread: found.unread };
+      blocked = new Set(found.blocked.map(Number));
+      searchDefaults = searchDefaultsOf(found);
+    }
+  } else {
+    const query = preparedOn(db, 'session_member', (d) =>
+      d
+        .select(sessionColumns)
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .innerJoin(profiles, eq(profiles.userId, users.id))
+        .leftJoin(photos, mainPhotoJoin)
+        .where(eq(sessions.id, sql.placeholder('id')))
+        .limit(1)
+        .prepare('session_member'),
+    );
+    [row] = await query.execute({ id });
+  }
+  if (!row) return null;
+  const now = clock.now();
+  const valid = await applySessionVerdict(db, now, judgeSession(row, now, siteId), { id: row.sessionId, userId: row.id, expiresAt: row.expiresAt });
+  if (!valid) return null;
+  return { ...valid, user: toCurrentUser(row), dismissals: row.dismissals ?? {}, counts, blocked, searchDefaults };
+}

@@ -1,0 +1,39 @@
+/**
+ * What the credits pages and endpoints share: the payment deps of a request, the member as the
+ * discount rules see them, the VAT in a price, and the translated refusal of a start.
+ */
+import type { RequestContext } from './request-context';
+import type { CurrentUser } from '../members/account';
+import type { DiscountMember } from '../payments/discounts';
+import { paymentProviders } from '../payments/registry';
+import type { PaymentDeps, StartRefusal } from '../payments/service';
+
+export async function paymentDeps(ctx: Pick<RequestContext, 'app'>): Promise<PaymentDeps> {
+  const { app } = ctx;
+  return { db: app.db, clock: app.clock, providers: await paymentProviders(app), log: app.log };
+}
+
+export function discountMember(user: Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date'>): DiscountMember {
+  return { id: user.id, paid_user: user.paid_user, signup_date: user.signup_date };
+}
+
+/** HTTP status of a refused start. */
+export function refusalStatus(reason: StartRefusal): number {
+  if (reason === 'payments_unavailable') return 503;
+  if (reason === 'discount_in_use') return 409;
+  if (reason === 'package_not_found') return 404;
+  if (reason === 'provider_unavailable') return 502;
+  if (reason === 'directdebit_limit_reached') return 403;
+  return 400;
+}
+
+/** The translation key of a refused start: discount refusals share the API's error texts. */
+export function refusalKey(reason: StartRefusal): string {
+  if (reason.startsWith('directdebit_')) return `directdebit:${reason.slice('directdebit_'.length)}`;
+  return reason.startsWith('discount_') || reason === 'payments_unavailable' ? `errors:${reason}` : `credits:refused_${reason}`;
+}
+
+/** A fresh idempotency key for a confirm form. */
+export function newPaymentKey(): string {
+  return crypto.randomUUID();
+}
