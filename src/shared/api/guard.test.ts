@@ -1,6 +1,7 @@
 /**
  * Keeps the one contract one (docs/decisions/070-one-api-contract.md): routes under src/pages take their
- * request schemas from src/shared/api and define none of their own, and browser code takes only types
+ * request schemas from src/shared/api and define none of their own, every `json(…)` answer of a route
+ * is checked with `satisfies` against the OpenAPI types, and browser code takes only types
  * from the schema modules (a value import would put zod in the browser's bundles); the zod-free
  * `limits.ts` and `contract.ts` are the exceptions.
  */
@@ -35,6 +36,31 @@ function inlineSchemas(files: ReadonlyMap<string, string>): string[] {
   return found;
 }
 
+/** The text of each `json(…)` call's arguments in `text` (parentheses balanced). */
+function jsonCalls(text: string): string[] {
+  const calls: string[] = [];
+  for (const m of text.matchAll(/\bjson\(/g)) {
+    const start = m.index + m[0].length;
+    let depth = 1;
+    let i = start;
+    for (; i < text.length && depth > 0; i++) {
+      if (text[i] === '(') depth++;
+      else if (text[i] === ')') depth--;
+    }
+    calls.push(text.slice(start, i - 1));
+  }
+  return calls;
+}
+
+/** `file: call` of every JSON answer in the given route files whose value is not checked with `satisfies`. */
+function uncheckedAnswers(files: ReadonlyMap<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    for (const args of jsonCalls(text)) if (!/\bsatisfies\b/.test(args)) found.push(`${file}: json(${args.replace(/\s+/g, ' ').slice(0, 60)})`);
+  }
+  return found;
+}
+
 /** `file: specifier` of every value import of a schema module of src/shared/api in the given browser files. */
 function schemaValueImports(files: ReadonlyMap<string, string>): string[] {
   const found: string[] = [];
@@ -59,6 +85,20 @@ describe('one API contract', () => {
       ['src/pages/api/inline.php.ts', "import { z } from 'zod';\n\nconst body = z.object({ conversation: z.number() });\n"],
     ]);
     expect(inlineSchemas(routes)).toEqual(['src/pages/api/inline.php.ts:1', 'src/pages/api/inline.php.ts:3']);
+  });
+
+  it('every JSON answer of a route is checked against the contract with satisfies', () => {
+    const routes = sources('src/pages', ['.ts']);
+    expect([...routes.values()].flatMap(jsonCalls).length).toBeGreaterThan(30);
+    expect(uncheckedAnswers(routes)).toEqual([]);
+  });
+
+  it('the check finds an answer the contract does not check', () => {
+    const routes = new Map([
+      ['src/pages/api/checked.php.ts', "return json({ ok: true, id: f(x) } satisfies Answer<'blockMember', 200>, { status: 201 });\n"],
+      ['src/pages/api/unchecked.php.ts', "return json({ ok: true, id: f(x) }, { status: 201 });\n"],
+    ]);
+    expect(uncheckedAnswers(routes)).toEqual(['src/pages/api/unchecked.php.ts: json({ ok: true, id: f(x) }, { status: 201 })']);
   });
 
   it('browser code imports only types from the request schema modules', () => {
