@@ -56,6 +56,10 @@ describe('architecture', () => {
         bad: ['src/server/accounts/signup.ts', 'src/server/web/request-context.ts'],
         good: ['src/server/web/forms/signup.ts', 'src/server/accounts/signup.ts'],
       },
+      'the rules never take the whole app context: they name the services they need': {
+        bad: ['src/server/accounts/deletion.ts', 'src/server/app.ts'],
+        good: ['src/server/web/services.ts', 'src/server/app.ts'],
+      },
       'the web adapter never imports the runtime, the demo data or the Astro side': {
         bad: ['src/server/web/api.ts', 'src/runtime/boot.ts'],
         good: ['src/runtime/node-server.ts', 'src/server/web/events.ts'],

@@ -18,7 +18,8 @@ import { InProcessBus, PostgresBus, type EventBus } from '../server/realtime/bus
 import { DeviceCookies } from '../server/auth/device-cookie';
 import { BackgroundTasks } from '../server/background';
 import { StreamHub } from '../server/realtime/streams';
-import { logPaymentsChoice } from '../server/payments/registry';
+import { logPaymentsChoice, paymentProviders } from '../server/payments/registry';
+import { smsProvider } from '../server/directdebit/sms';
 
 export interface CreateAppOptions {
   config: Config;
@@ -65,8 +66,12 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     cache.clear();
     searchPages.clear();
   });
+  // Made once per process (a simulated checkout keeps its signing secret in app_secrets).
+  const payments = await paymentProviders({ db: database.db, config, log });
   const app: AppContext = {
     config,
+    payments,
+    sms: smsProvider({ db: database.db, config, log }),
     database,
     db: database.db,
     log,

@@ -182,6 +182,12 @@ export const LAYER_RULES: readonly LayerRule[] = [
     to: /^src\/(server\/web|runtime|demo|pages|layouts|components|islands|stores|client)\/|^src\/middleware\.ts$/,
   },
   {
+    name: 'the rules never take the whole app context: they name the services they need',
+    from: /^src\/server\//,
+    except: /^src\/server\/(web\/|app\.ts$)/,
+    to: /^src\/server\/app\.ts$/,
+  },
+  {
     name: 'the web adapter never imports the runtime, the demo data or the Astro side',
     from: /^src\/server\/web\//,
     to: /^src\/(runtime|demo|pages|layouts|components|islands|stores|client)\/|^src\/middleware\.ts$/,

@@ -3,8 +3,9 @@
  * sends a photo in a chat, charged `photo_credits`; it answers like POST /api/chat.php (201, or 200 for a
  * retry with the same client id). The photo goes through the checks of profile photos.
  */
+import { servicesFor } from '../../server/web/services';
 import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
-import { chatDeps, pricesOf, sendRefusal } from '../../server/web/chat-deps';
+import { pricesOf, sendRefusal } from '../../server/web/chat-deps';
 import { sendChatPhoto } from '../../server/chat/photos';
 import { messageJson } from '../../server/session/stream';
 import { readUploadForm } from '../../server/photos/upload';
@@ -20,7 +21,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   if (!parsed.success || parsed.data.to > MAX_ID) throw new ApiError('validation_failed');
   if (!read.file) throw new ApiError('photo_invalid');
   const result = await sendChatPhoto(
-    { ...chatDeps(locals.app, locals), photos: locals.app.photos },
+    { ...servicesFor(locals), photos: locals.app.photos },
     { siteId: locals.site.settings.id, userId: user.id, paidUser: user.paid_user },
     pricesOf(locals.site.settings),
     { to: parsed.data.to, clientId: parsed.data.client_id, body: read.file },

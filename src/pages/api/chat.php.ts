@@ -9,9 +9,10 @@
  *   the member's list; the other side keeps the history (CHT-06).
  * Another member's conversation, a blocked one or an unknown id are all `conversation_not_found` (404).
  */
+import { servicesFor } from '../../server/web/services';
 import { ApiError, endpoint, json, methodNotAllowed, readJson, readQuery } from '../../server/web/api';
 import { conversationFor, conversationWith, history, markRead, removeChats } from '../../server/chat/conversations';
-import { chatDeps, conversationJson, pricesOf, sendRefusal } from '../../server/web/chat-deps';
+import { conversationJson, pricesOf, sendRefusal } from '../../server/web/chat-deps';
 import { sendMessage } from '../../server/chat/send';
 import { messageJson } from '../../server/session/stream';
 import { resolveAttachment } from '../../server/chat/attachments';
@@ -44,7 +45,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   const attachment = await resolveAttachment(locals.app.config, input.kind, input.attachment ?? null);
   if (attachment.type === 'invalid') throw new ApiError('validation_failed', { attachment: 'invalid_choice' });
   const result = await sendMessage(
-    chatDeps(locals.app, locals),
+    servicesFor(locals),
     { siteId: locals.site.settings.id, userId: user.id, paidUser: user.paid_user },
     pricesOf(locals.site.settings),
     { to: input.to, clientId: input.client_id, kind: input.kind, body: input.body, attachment: attachment.value },

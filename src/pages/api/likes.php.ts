@@ -6,9 +6,10 @@
  * told per their preferences (PUSH-02). Members not listed to the member (unknown, other site,
  * invisible, blocked either way) are `member_not_found`, oneself `self_not_allowed`.
  */
+import { servicesFor } from '../../server/web/services';
 import { endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { like, likedBy, listLikes, unlike } from '../../server/members/likes';
-import { formatCursor, likeCardJson, likeDeps, parseCursor } from '../../server/web/likes';
+import { formatCursor, likeCardJson, parseCursor } from '../../server/web/likes';
 import { requireMember } from '../../server/web/request-context';
 import { refusal, targetFromBody, targetFromQuery } from './_member-target';
 import { likesQuery, type LikeAnswer, type LikesAnswer, type UnlikeAnswer } from '../../shared/api/likes';
@@ -28,7 +29,7 @@ export const GET = endpoint(async ({ locals, url }) => {
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
   const id = await targetFromBody(request);
-  const result = await like(likeDeps(locals.app, locals), { siteId: locals.site.settings.id, userId: user.id }, id);
+  const result = await like(servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id }, id);
   if (result.type === 'refused') throw refusal(result.reason);
   return json({ ok: true, id, created: result.created, match: result.match } satisfies LikeAnswer, { status: result.created ? 201 : 200 });
 });
@@ -37,7 +38,7 @@ export const DELETE = endpoint(async ({ locals, url }) => {
   const user = requireMember(locals, url.pathname);
   const id = targetFromQuery(url);
   if (id === user.id) throw refusal('self');
-  const { removed } = await unlike(likeDeps(locals.app, locals), { siteId: locals.site.settings.id, userId: user.id }, id);
+  const { removed } = await unlike(servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id }, id);
   return json({ ok: true, id, removed } satisfies UnlikeAnswer);
 });
 

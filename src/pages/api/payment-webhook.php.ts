@@ -5,16 +5,16 @@
  * Answers 200 for anything applied, already applied or not ours (so the provider stops retrying),
  * 401 for a bad signature, 503 when the provider could not be asked (so it retries).
  */
+import { servicesFor } from '../../server/web/services';
 import { ApiError, endpoint, json, methodNotAllowed, readBodyText } from '../../server/web/api';
 import { applyWebhook } from '../../server/payments/service';
-import { paymentDeps } from '../../server/web/payments';
 import { ProviderError } from '../../server/payments/provider';
 import type { Answer } from '../../shared/api/contract';
 
 export const POST = endpoint(async ({ locals, request, url }) => {
   const provider = url.searchParams.get('provider') ?? '';
   const body = await readBodyText(request);
-  const deps = await paymentDeps(locals);
+  const deps = servicesFor(locals);
   try {
     const result = await applyWebhook(deps, provider, { headers: request.headers, body, url });
     if (result.type === 'refused') {

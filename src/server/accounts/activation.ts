@@ -3,13 +3,13 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { profiles, users } from '../../db/schema';
 import type { Clock } from '../clock';
-import type { AppContext } from '../app';
+import type { MailDeps } from '../mail/mailer';
 import type { Site } from '../sites/directory';
 import { sendAccountMail } from '../mail/member-mail';
 import { consumeToken, issueToken } from './tokens';
 
 /** Mails a fresh activation link to a member who has not confirmed yet. */
-export async function sendActivationMail(app: Pick<AppContext, 'db' | 'clock' | 'mailer'>, site: Site, userId: number, origin: string) {
+export async function sendActivationMail(app: MailDeps, site: Site, userId: number, origin: string) {
   const [row] = await app.db
     .select({ id: users.id, email: users.email, language: users.language, status: users.status, name: profiles.name })
     .from(users)

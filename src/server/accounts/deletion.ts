@@ -11,7 +11,7 @@ import { profiles, users, type UserStatus } from '../../db/schema';
 import { createSession, revokeUserSessions, type CreatedSession } from '../auth/sessions';
 import type { Clock } from '../clock';
 import type { EventBus } from '../realtime/bus';
-import type { AppContext } from '../app';
+import type { MailDeps } from '../mail/mailer';
 import type { Site } from '../sites/directory';
 import { DELETE_GRACE_DAYS, DELETE_GRACE_MS, erasedEmail } from '../../shared/account-deletion';
 import { sendAccountMail } from '../mail/member-mail';
@@ -36,7 +36,7 @@ export interface DeleteInput {
  * Deletes the account after checking the password: hidden at once, logged out everywhere, and a mail
  * with the reactivation link (valid 14 days). A wrong password changes nothing.
  */
-export async function deleteAccount(app: Pick<AppContext, 'db' | 'clock' | 'mailer' | 'bus'>, site: Site, input: DeleteInput): Promise<DeleteResult> {
+export async function deleteAccount(app: MailDeps & { bus: EventBus }, site: Site, input: DeleteInput): Promise<DeleteResult> {
   const [row] = await app.db
     .select({ id: users.id, email: users.email, language: users.language, status: users.status, passwordHash: users.passwordHash, siteId: users.siteId, name: profiles.name })
     .from(users)

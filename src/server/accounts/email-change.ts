@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { accountTokens, profiles, users } from '../../db/schema';
 import { isValidEmail } from '../../shared/email';
 import type { Clock } from '../clock';
-import type { AppContext } from '../app';
+import type { MailDeps } from '../mail/mailer';
 import type { Site } from '../sites/directory';
 import { sendAccountMail } from '../mail/member-mail';
 import { isDisposableEmail } from './rules';
@@ -47,7 +47,7 @@ async function emailTaken(db: Db, siteId: number, email: string, exceptUserId: n
 
 /** Checks the request and mails the link to the new address and a notice to the old one. */
 export async function requestEmailChange(
-  app: Pick<AppContext, 'db' | 'clock' | 'mailer'>,
+  app: MailDeps,
   input: { site: Site; userId: number; origin: string; form: EmailChangeForm },
 ): Promise<EmailChangeRequestResult> {
   const parsed = emailChangeSchema.safeParse(input.form);

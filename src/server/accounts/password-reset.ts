@@ -21,7 +21,7 @@ import { createSession, revokeUserSessions, type CreatedSession } from '../auth/
 import { accountKey, clearFailures, consumeAllowance, type ThrottleRule } from '../auth/throttle';
 import type { BackgroundTasks } from '../background';
 import type { Clock } from '../clock';
-import type { AppContext } from '../app';
+import type { MailDeps } from '../mail/mailer';
 import type { Site } from '../sites/directory';
 import { sendAccountMail } from '../mail/member-mail';
 import { checkPassword, type PasswordProblem } from './rules';
@@ -53,7 +53,7 @@ export type ResetRequestResult =
   | { type: 'accepted'; delivery: Promise<ResetDelivery> }
   | { type: 'error'; reason: 'invalid_email' | 'too_many_password_resets' };
 
-export type ResetRequestDeps = Pick<AppContext, 'db' | 'clock' | 'mailer'> & { background: BackgroundTasks };
+export type ResetRequestDeps = MailDeps & { background: BackgroundTasks };
 
 /**
  * Accepts a reset request for `email` on `site` unless the address is malformed or the request goes
@@ -84,7 +84,7 @@ export async function requestPasswordReset(
  * 24 hours and the new token are written under a lock on the member's row, so parallel requests cannot
  * pass the daily limit together.
  */
-async function deliverPasswordReset(app: Pick<AppContext, 'db' | 'clock' | 'mailer'>, input: { site: Site; email: string; origin: string }): Promise<ResetDelivery> {
+async function deliverPasswordReset(app: MailDeps, input: { site: Site; email: string; origin: string }): Promise<ResetDelivery> {
   const [member] = await app.db
     .select({ id: users.id, email: users.email, language: users.language, name: profiles.name })
     .from(users)

@@ -9,7 +9,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { accountTokens, loginThrottle } from '../../db/schema';
 import { sendActivationMail } from '../accounts/activation';
-import type { AppContext } from '../app';
+import type { MailDeps } from '../mail/mailer';
 import type { Site } from '../sites/directory';
 
 export const ACTIVATION_RESEND_INTERVAL_MS = 10 * 60 * 1000;
@@ -24,7 +24,7 @@ const throttleKey = (userId: number) => `activation_mail:${userId}`;
 const minutesLeft = (since: Date, now: Date) => Math.max(1, Math.ceil((since.getTime() + ACTIVATION_RESEND_INTERVAL_MS - now.getTime()) / 60_000));
 
 /** Mails a new activation link when the member is still unconfirmed and the last one is 10+ minutes old. */
-export async function resendActivationMail(app: Pick<AppContext, 'db' | 'clock' | 'mailer'>, site: Site, userId: number, origin: string): Promise<ResendResult> {
+export async function resendActivationMail(app: MailDeps, site: Site, userId: number, origin: string): Promise<ResendResult> {
   const now = app.clock.now();
   const [latest] = await app.db
     .select({ createdAt: accountTokens.createdAt })

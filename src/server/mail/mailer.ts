@@ -9,6 +9,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { mailOutbox } from '../../db/schema';
 import type { Logger } from '../logger';
+import type { Clock } from '../clock';
 
 export interface OutgoingMail {
   siteId: number;
@@ -27,6 +28,13 @@ export interface OutgoingMail {
 }
 
 export type SendResult = { type: 'ok'; id: number; status: 'outbox' | 'sent' } | { type: 'error'; id: number; reason: string };
+
+/** What a service that mails a member needs: the database (tokens, the outbox), the clock and the mailer. */
+export interface MailDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+}
 
 export class Mailer {
   private readonly transport: Transporter;

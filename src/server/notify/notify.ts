@@ -82,6 +82,15 @@ export function linkFor(event: NotifyEvent): string {
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
+ * The channels a request's event goes by: a new message in a running conversation by push only (its mail
+ * is the unread reminder after a quiet time, jobs/unread-reminders.ts, so a lively chat sends no mail
+ * flood); a new conversation, a like and a match by push and mail.
+ */
+export function channelsFor(event: Pick<NotifyEvent, 'type'>): ReadonlyArray<'push' | 'mail'> {
+  return event.type === 'new_message' ? ['push'] : ['push', 'mail'];
+}
+
+/**
  * Notifies `memberId` of `event` by push and e-mail as their preferences allow.
  * @param options.origin the site origin links point to; defaults to `https://<site domain>`.
  */

@@ -14,7 +14,6 @@
 import { sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
-import type { AppContext } from '../app';
 import { unreadSelect } from '../chat/conversations';
 import { likeAttentionSelect } from '../members/likes';
 import type { Member } from '../members/likes';
@@ -55,7 +54,7 @@ export async function countMember(db: Db, member: Member): Promise<MemberCounts>
   return row ?? NO_COUNTS;
 }
 
-type CountsLocals = { app: Pick<AppContext, 'db'>; user: { id: number } | null; site: { settings: { id: number } } };
+type CountsLocals = { app: { db: Db }; user: { id: number } | null; site: { settings: { id: number } } };
 
 const perRequest = new WeakMap<object, Promise<MemberCounts>>();
 

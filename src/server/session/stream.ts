@@ -14,7 +14,10 @@
 import { and, eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { blocks, conversationMembers, messages, users } from '../../db/schema';
-import type { AppContext } from '../app';
+import type { EventBus } from '../realtime/bus';
+import type { Clock } from '../clock';
+import type { StreamHub } from '../realtime/streams';
+import type { Logger } from '../logger';
 import { countMember } from './counts';
 import { listenForMember, type MemberEvent } from '../realtime/member-router';
 import type { ChatMember } from '../chat/conversations';
@@ -73,7 +76,7 @@ async function sendsSignals(db: Db, userId: number): Promise<boolean> {
 }
 
 export interface StreamOptions {
-  app: Pick<AppContext, 'db' | 'bus' | 'clock' | 'streams' | 'log'>;
+  app: { db: Db; bus: EventBus; clock: Clock; streams: StreamHub; log: Logger };
   member: ChatMember;
   /** The Last-Event-ID the browser sent (a message id), or null for a first connection. */
   lastEventId: number | null;

@@ -1,32 +1,12 @@
 /**
- * The chat service as the web layer uses it: its dependencies for one request, the prices of the
- * request's site, and the JSON of conversations (CHT-01). Refusals map to stable API error codes.
+ * The chat service as the web layer uses it: the prices of the request's site and the JSON of
+ * conversations (CHT-01). Refusals map to stable API error codes.
  */
-import type { AppContext } from '../app';
 import { ApiError } from './api';
-import { notify } from '../notify/notify';
 import { mainImage } from './likes';
 import type { Settings as SiteSettings } from '../../shared/settings';
 import { type ChatPartner, type ChatSummary, type ConversationView } from '../chat/conversations';
-import type { ChatDeps, ChatPrices, SendRefusal } from '../chat/send';
-
-/**
- * The chat service's dependencies for one request. The recipient is told through `notify` (push and mail
- * by their preferences) in the background once the answer has gone.
- */
-export function chatDeps(app: AppContext, request: { linkOrigin: string; responseDone: Promise<void> }): ChatDeps {
-  return {
-    db: app.db,
-    bus: app.bus,
-    clock: app.clock,
-    notify: async (memberId, event) => {
-      // A new conversation by push and mail; a message in a running one by push only: its mail is the
-      // unread reminder after a quiet time (jobs/unread-reminders.ts), so a lively chat sends no mail flood.
-      const channels = event.type === 'new_message' ? (['push'] as const) : (['push', 'mail'] as const);
-      void app.background.run(`notify ${event.type}`, () => notify(app, memberId, event, { origin: request.linkOrigin, channels }), request.responseDone);
-    },
-  };
-}
+import type { ChatPrices, SendRefusal } from '../chat/send';
 
 export function pricesOf(settings: Pick<SiteSettings, 'message_credits' | 'photo_credits' | 'gift_credits' | 'message_length'>): ChatPrices {
   return { message_credits: settings.message_credits, photo_credits: settings.photo_credits, gift_credits: settings.gift_credits, message_length: settings.message_length };

@@ -1,14 +1,8 @@
-/** What the direct-debit page and the credits pages share: the deps of a request and the configured limit. */
+/** What the direct-debit page and the credits pages share: the configured limit and the member's mandate for a payment. */
 import type { RequestContext } from './request-context';
 import { parseId } from '../../shared/ids';
 import type { DirectDebitLimit } from '../directdebit/limit';
-import { activeMandate, memberState, type DirectDebitDeps } from '../directdebit/service';
-import { smsProvider } from '../directdebit/sms';
-
-export function directDebitDeps(ctx: Pick<RequestContext, 'app'>): DirectDebitDeps {
-  const { app } = ctx;
-  return { db: app.db, clock: app.clock, sms: smsProvider(app), log: app.log };
-}
+import { activeMandate, memberState } from '../directdebit/service';
 
 export function directDebitLimit(ctx: Pick<RequestContext, 'app'>): DirectDebitLimit {
   return { cents: ctx.app.config.DIRECT_DEBIT_LIMIT_CENTS, days: ctx.app.config.DIRECT_DEBIT_LIMIT_DAYS };

@@ -1,12 +1,8 @@
 /**
- * What the likes API and pages share on top of the likes service (likes.ts): the service's dependencies
- * bound to a request (notify runs after the answer, per the member's preferences), the keyset cursor as
- * it travels in URLs, the JSON form of a like card, and the new-likes count of the navigation (NAV-01,
- * NAV-06, CLI-09).
+ * What the likes API and pages share on top of the likes service (../members/likes.ts): the keyset
+ * cursor as it travels in URLs and the JSON form of a like card (NAV-06, CLI-09).
  */
-import type { AppContext } from '../app';
-import { notify } from '../notify/notify';
-import type { LikeCard, LikeCursor, LikeDeps, LikeListType } from '../members/likes';
+import type { LikeCard, LikeCursor, LikeListType } from '../members/likes';
 import { parseId } from '../../shared/ids';
 import { LIKE_LIST_TYPES } from '../../shared/api/likes';
 
@@ -14,23 +10,6 @@ export { LIKE_LIST_TYPES };
 
 export function isLikeListType(value: string | undefined): value is LikeListType {
   return value !== undefined && (LIKE_LIST_TYPES as readonly string[]).includes(value);
-}
-
-/**
- * The likes service's dependencies for one request. The liked member is told through `notify` (push and
- * mail by their preferences) in the background once the answer has gone, so a slow mail server never
- * slows a like; the app awaits such work before closing.
- */
-export function likeDeps(app: AppContext, request: { linkOrigin: string; responseDone: Promise<void> }): LikeDeps {
-  return {
-    db: app.db,
-    bus: app.bus,
-    clock: app.clock,
-    // Not awaited: the task waits for the answer to have gone, and the like waits for nothing.
-    notify: async (memberId, event) => {
-      void app.background.run(`notify ${event.type}`, () => notify(app, memberId, event, { origin: request.linkOrigin }), request.responseDone);
-    },
-  };
 }
 
 /** A cursor in a URL: `<ISO time>_<like id>`. */

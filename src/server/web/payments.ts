@@ -1,17 +1,10 @@
 /**
- * What the credits pages and endpoints share: the payment deps of a request, the member as the
- * discount rules see them, the VAT in a price, and the translated refusal of a start.
+ * What the credits pages and endpoints share: the member as the discount rules see them and the
+ * answer to a refused start (status and translated text).
  */
-import type { RequestContext } from './request-context';
 import type { CurrentUser } from '../members/account';
 import type { DiscountMember } from '../payments/discounts';
-import { paymentProviders } from '../payments/registry';
-import type { PaymentDeps, StartRefusal } from '../payments/service';
-
-export async function paymentDeps(ctx: Pick<RequestContext, 'app'>): Promise<PaymentDeps> {
-  const { app } = ctx;
-  return { db: app.db, clock: app.clock, providers: await paymentProviders(app), log: app.log };
-}
+import type { StartRefusal } from '../payments/service';
 
 export function discountMember(user: Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date'>): DiscountMember {
   return { id: user.id, paid_user: user.paid_user, signup_date: user.signup_date };

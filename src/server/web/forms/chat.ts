@@ -4,8 +4,9 @@
  * double click) is the same message, charged once. Refusals render the screen again with their text;
  * 'not enough credits' with the way to /credits.
  */
+import { servicesFor } from '../services';
 import { signupMessageAnswered } from '../../chat/signup-message';
-import { chatDeps, pricesOf } from '../chat-deps';
+import { pricesOf } from '../chat-deps';
 import { sendMessage } from '../../chat/send';
 import type { RequestContext } from '../request-context';
 import { invalid, redirect, type SingleActionSpec } from '../form-action';
@@ -18,14 +19,14 @@ const REFUSAL_STATUS: Record<string, number> = {
   client_id_reused: 409,
 };
 
-export function chatForm(ctx: Pick<RequestContext, 'app' | 't' | 'user' | 'site' | 'linkOrigin' | 'responseDone'>, partnerId: number): SingleActionSpec<{ body: string }> {
+export function chatForm(ctx: Pick<RequestContext, 'app' | 't' | 'user' | 'site' | 'log' | 'linkOrigin' | 'responseDone'>, partnerId: number): SingleActionSpec<{ body: string }> {
   return {
     handle: async (form) => {
       const { user, t } = ctx;
       if (!user) return redirect(`/signup?required=chat&member=${partnerId}`);
       const body = form.text('body');
       const result = await sendMessage(
-        chatDeps(ctx.app, ctx),
+        servicesFor(ctx),
         { siteId: ctx.site.settings.id, userId: user.id, paidUser: user.paid_user },
         pricesOf(ctx.site.settings),
         { to: partnerId, clientId: form.text('client_id'), kind: 'text', body },

@@ -5,11 +5,12 @@
  * - /credits/{id}/{method}: the confirm form → the payment starts (price from our package only) and
  *   the payer goes to the provider's checkout.
  */
+import { servicesFor } from '../services';
 import type { CurrentUser } from '../../members/account';
 import { checkCode } from '../../payments/discounts';
 import { isPaymentMethod } from '../../payments/provider';
 import { cancelPayment, findPackage, startPayment } from '../../payments/service';
-import { discountMember, paymentDeps, refusalKey, refusalStatus } from '../payments';
+import { discountMember, refusalKey, refusalStatus } from '../payments';
 import { directDebitLimit, mandateForPayment } from '../directdebit-deps';
 import type { RequestContext } from '../request-context';
 import { invalid, redirect, type SingleActionSpec } from '../form-action';
@@ -18,14 +19,14 @@ import { json } from '../api';
 import { API_ERRORS } from '../../../shared/api-errors';
 import { parseId } from '../../../shared/ids';
 
-type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'linkOrigin'>;
+type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'log' | 'linkOrigin' | 'responseDone'>;
 type Member = Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date' | 'profile'>;
 
 /** The choice form of /credits. */
 export function creditsChoiceForm(ctx: Ctx, user: Member): SingleActionSpec {
   return {
     handle: async (form) => {
-      const deps = await paymentDeps(ctx);
+      const deps = servicesFor(ctx);
       if (!deps.providers.current) return paymentsUnavailable(ctx);
       const fieldErrors: Record<string, string> = {};
       const packageId = parseId(form.text('package'));
@@ -55,7 +56,7 @@ export function creditsChoiceForm(ctx: Ctx, user: Member): SingleActionSpec {
 export function creditsPayForm(ctx: Ctx, user: Member, input: { packageId: number; method: string }): SingleActionSpec<{ openPaymentId: number } | undefined> {
   return {
     handle: async (form) => {
-      const deps = await paymentDeps(ctx);
+      const deps = servicesFor(ctx);
       if (!deps.providers.current) return paymentsUnavailable(ctx);
       // Direct debit (DD-01): the member's own active mandate, looked up here, never taken from the form.
       let mandateReference: string | null = null;

@@ -4,16 +4,17 @@
  * the purchase they came from (`package`); `step=resend` sends another code. A refusal changes nothing
  * and comes back with its translated text.
  */
+import { servicesFor } from '../services';
 import type { CurrentUser } from '../../members/account';
 import { CODE_TTL_MS } from '../../directdebit/codes';
 import { confirmCode, resendCode, submitDetails, type SmsWait } from '../../directdebit/service';
 import { siteDateTimeFormat } from '../../sites/site-time';
 import { FIELD_MAX, MANDATE_FIELDS, type MandateField } from '../../directdebit/validate';
-import { directDebitDeps, packageParam } from '../directdebit-deps';
+import { packageParam } from '../directdebit-deps';
 import type { RequestContext } from '../request-context';
 import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
 
-type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'lang'>;
+type Ctx = Pick<RequestContext, 'app' | 't' | 'site' | 'lang' | 'log' | 'linkOrigin' | 'responseDone'>;
 type Member = Pick<CurrentUser, 'id' | 'profile'>;
 
 export interface DirectDebitEcho {
@@ -24,7 +25,7 @@ export type DirectDebitStep = 'details' | 'confirm' | 'resend';
 
 export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectDebitEcho, DirectDebitStep> {
   const { t } = ctx;
-  const deps = () => directDebitDeps(ctx);
+  const deps = () => servicesFor(ctx);
   const minutes = CODE_TTL_MS / 60_000;
   const smsText = (code: string, reference: string) => t('directdebit:sms_text', { site: ctx.site.settings.name, code, reference, minutes, count: minutes });
   const back = (form: { text(name: string): string }) => {

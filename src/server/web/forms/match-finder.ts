@@ -3,8 +3,8 @@
  * `action=like&id=…` with the results' address in `next`, the like is stored with source 'match_finder',
  * and the browser goes back to the same results (post-redirect-get).
  */
+import { servicesFor } from '../services';
 import { like } from '../../members/likes';
-import { likeDeps } from '../likes';
 import type { RequestContext } from '../request-context';
 import { parseId } from '../../../shared/ids';
 import { invalid, redirect, type MultiActionSpec } from '../form-action';
@@ -15,10 +15,10 @@ export function matchFinderReturn(next: string): string {
 }
 
 export function matchFinderForm(
-  ctx: Pick<RequestContext, 'app' | 't' | 'site' | 'linkOrigin' | 'responseDone'>,
+  ctx: Pick<RequestContext, 'app' | 't' | 'site' | 'log' | 'linkOrigin' | 'responseDone'>,
   user: { id: number },
 ): MultiActionSpec<undefined, 'like'> {
-  const { app, t } = ctx;
+  const { t } = ctx;
   const bad = () => invalid(400, { formError: t('errors:validation_failed'), reason: 'invalid' });
   return {
     field: 'action',
@@ -26,7 +26,7 @@ export function matchFinderForm(
       like: async (form) => {
         const id = parseId(form.text('id'));
         if (id === null) return bad();
-        const result = await like(likeDeps(app, ctx), { siteId: ctx.site.settings.id, userId: user.id }, id, 'match_finder');
+        const result = await like(servicesFor(ctx), { siteId: ctx.site.settings.id, userId: user.id }, id, 'match_finder');
         if (result.type === 'refused') return result.reason === 'self' ? bad() : invalid(404, { formError: t('errors:member_not_found'), reason: 'not_found' });
         return redirect(matchFinderReturn(form.text('next')));
       },

@@ -5,9 +5,9 @@
  * member not listed to the viewer answers 404 for a like (a block is never revealed); blocking is
  * always allowed for a member of the same site (blocks.ts).
  */
+import { servicesFor } from '../services';
 import { block, unblock } from '../../members/blocks';
 import { like, unlike } from '../../members/likes';
-import { likeDeps } from '../likes';
 import type { RequestContext } from '../request-context';
 import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
 
@@ -29,7 +29,7 @@ export function returnPath(posted: string, memberId: number): string {
 }
 
 export function memberProfileForm(
-  ctx: Pick<RequestContext, 'app' | 't' | 'user' | 'site' | 'linkOrigin' | 'responseDone'>,
+  ctx: Pick<RequestContext, 'app' | 't' | 'user' | 'site' | 'log' | 'linkOrigin' | 'responseDone'>,
   memberId: number | null,
 ): MultiActionSpec<undefined, ProfileAction> {
   const { app, t, user } = ctx;
@@ -43,7 +43,7 @@ export function memberProfileForm(
       return handler({ siteId, userId: user.id }, memberId, returnPath(form.text('next'), memberId));
     };
   // The liked member is told after this answer has gone (likes-web.ts): a slow mail server never slows a like.
-  const deps = likeDeps(app, ctx);
+  const deps = servicesFor(ctx);
   return {
     field: 'action',
     actions: {

@@ -4,9 +4,9 @@
  * like goes through the daily limit; both redirect to the next card (post-redirect-get). The fifth like
  * of the day is refused (429) with the 'come back tomorrow' text.
  */
+import { servicesFor } from '../services';
 import { hoursMinutes, MAX_SKIPPED, parseSkipped, swipe } from '../../games/swipe';
 import { siteTimeZone } from '../../sites/site-time';
-import { likeDeps } from '../likes';
 import type { RequestContext } from '../request-context';
 import { parseId } from '../../../shared/ids';
 import { invalid, redirect, type FormHandler, type MultiActionSpec } from '../form-action';
@@ -18,10 +18,10 @@ export function swipePath(skipped: readonly number[]): string {
 }
 
 export function swipeGameForm(
-  ctx: Pick<RequestContext, 'app' | 't' | 'site' | 'linkOrigin' | 'responseDone'>,
+  ctx: Pick<RequestContext, 'app' | 't' | 'site' | 'log' | 'linkOrigin' | 'responseDone'>,
   user: { id: number },
 ): MultiActionSpec<undefined, SwipeAction> {
-  const { app, t } = ctx;
+  const { t } = ctx;
   const member = { siteId: ctx.site.settings.id, userId: user.id };
   const timeZone = siteTimeZone(ctx.site.settings);
   const bad = () => invalid(400, { formError: t('errors:validation_failed'), reason: 'invalid' });
@@ -31,7 +31,7 @@ export function swipeGameForm(
       const id = parseId(form.text('id'));
       if (id === null) return bad();
       const skipped = parseSkipped(form.text('skip'));
-      const result = await swipe(likeDeps(app, ctx), member, id, likeIt, timeZone);
+      const result = await swipe(servicesFor(ctx), member, id, likeIt, timeZone);
       if (result.type === 'limit') {
         return invalid(429, { formError: t('games:swipe.limit', hoursMinutes(result.retryAfterSeconds)), reason: 'limit' });
       }
