@@ -82,7 +82,7 @@ const nativeIslandIds = {
 
 // Server output only: every page is rendered per request because the site (and so every text,
 // price and image) depends on the request's host. server/main.ts wraps the built handler with
-// static files, request ids, health checks and graceful shutdown (docs/decisions/002-server-entry.md).
+// static files, request ids, health checks and graceful shutdown (docs/decisions/001-server-entry.md).
 export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'middleware' }),

@@ -4,7 +4,6 @@
  * opens it. The payload is JSON from src/server/push/service.ts: {title, body, url, icon, tag}.
  * No caching and no fetch handler: pages always come from the network.
  */
-/* eslint-env serviceworker */
 
 self.addEventListener('install', () => {
   self.skipWaiting();

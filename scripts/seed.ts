@@ -5,13 +5,13 @@
 import { openDatabase } from '../src/db/client';
 import { seedDemo } from '../src/demo/seed';
 import { systemClock } from '../src/server/clock';
-import { ConfigError, loadConfig } from '../src/server/config';
+import { ConfigError, databaseOptions, loadConfig } from '../src/server/config';
 import { LocalPhotoStore } from '../src/server/photos/store';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const started = performance.now();
-  const database = await openDatabase(config.databaseUrl);
+  const database = await openDatabase(config.databaseUrl, databaseOptions(config));
   const opened = performance.now();
   try {
     const result = await seedDemo({

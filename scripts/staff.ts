@@ -4,7 +4,7 @@
  * for the authenticator app (no network: type the key or turn the address into a QR code locally).
  * Uses DATABASE_URL / DATA_DIR like the server.
  */
-import { loadConfig } from '../src/server/config';
+import { databaseOptions, loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/db/client';
 import { createStaff, isStaffRole, newStaffPassword, totpUri } from '../src/server/staff/accounts';
 
@@ -14,7 +14,7 @@ if (command !== 'create' || !email || !isStaffRole(role)) {
   process.exit(2);
 }
 const config = loadConfig();
-const database = await openDatabase(config.databaseUrl);
+const database = await openDatabase(config.databaseUrl, databaseOptions(config));
 try {
   const password = newStaffPassword();
   const created = await createStaff({ db: database.db }, { email, role, name: name.join(' ') || email, password });

@@ -2,6 +2,7 @@
 // "N passed, N failed" (", N skipped" when any), adding both runners' counts.
 import { readFileSync } from 'node:fs';
 
+// eslint-disable-next-line no-control-regex -- the terminal's colour codes start with ESC
 const text = readFileSync(process.argv[2], 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
 let passed = 0;
 let failed = 0;

@@ -28,8 +28,7 @@ export interface Database {
 }
 
 /** Folder of the drizzle-kit migrations, found from the project root (works from source and tests). */
-export function migrationsFolder(): string {
-  if (process.env.MIGRATIONS_DIR) return resolve(process.env.MIGRATIONS_DIR);
+function migrationsFolder(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     if (existsSync(join(dir, 'drizzle', 'meta', '_journal.json'))) return join(dir, 'drizzle');
@@ -38,10 +37,16 @@ export function migrationsFolder(): string {
   return resolve('drizzle');
 }
 
-/** Opens the database named by `url` and applies every pending migration. */
-export async function openDatabase(url: string, options: { migrate?: boolean; /** PostgreSQL pool size (default DATABASE_POOL_SIZE or 10). */ poolSize?: number } = {}): Promise<Database> {
+/**
+ * Opens the database named by `url` and applies every pending migration (from `migrationsDir`, else the
+ * `drizzle/` folder above this file). The server passes its configuration's `databaseOptions`.
+ */
+export async function openDatabase(
+  url: string,
+  options: { migrate?: boolean; /** PostgreSQL pool size (default 10). */ poolSize?: number; migrationsDir?: string } = {},
+): Promise<Database> {
   const database = url.startsWith('postgres://') || url.startsWith('postgresql://') ? await openPostgres(url, options.poolSize) : await openPglite(url);
-  if (options.migrate !== false) await migrateDatabase(database);
+  if (options.migrate !== false) await migrateDatabase(database, options.migrationsDir);
   return database;
 }
 
@@ -108,7 +113,7 @@ async function migratePostgres(database: Database, migrationsDir: string): Promi
 async function openPostgres(url: string, poolSize?: number): Promise<Database> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = postgres(url, { max: poolSize ?? Number(process.env.DATABASE_POOL_SIZE ?? 10), onnotice: () => {} });
+  const client = postgres(url, { max: poolSize ?? 10, onnotice: () => {} });
   // Drizzle sends every query as an unnamed statement, so PostgreSQL parses and plans each one again
   // (~0.5–1 ms of its CPU per query, 20× the execution of a keyed lookup). postgres.js can keep a
   // prepared statement per distinct query text on each connection and only bind the next time: the
@@ -131,8 +136,7 @@ async function openPostgres(url: string, poolSize?: number): Promise<Database> {
 }
 
 /** Applies the checked-in migrations (idempotent: drizzle records what ran). */
-export async function migrateDatabase(database: Database): Promise<void> {
-  const migrationsDir = migrationsFolder();
+export async function migrateDatabase(database: Database, migrationsDir: string = migrationsFolder()): Promise<void> {
   if (database.kind === 'pglite') {
     const { migrate } = await import('drizzle-orm/pglite/migrator');
     await migrate(database.db as never, { migrationsFolder: migrationsDir });

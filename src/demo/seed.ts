@@ -739,7 +739,7 @@ export function portraitSvg(art: PortraitArt): string {
     ? `<g fill="none" stroke="#2b2b2b" stroke-width="4"><circle cx="${f(cx - eyeDx)}" cy="${f(eyeY)}" r="19"/><circle cx="${f(cx + eyeDx)}" cy="${f(eyeY)}" r="19"/><path d="M ${f(cx - eyeDx + 19)} ${f(eyeY)} H ${f(cx + eyeDx - 19)}"/></g>`
     : '';
   const earrings = p.earrings ? `<circle cx="${f(cx - rx * 0.98)}" cy="${f(cy + ry * 0.28)}" r="6" fill="#e2b84a"/><circle cx="${f(cx + rx * 0.98)}" cy="${f(cy + ry * 0.28)}" r="6" fill="#e2b84a"/>` : '';
-  let neck = '';
+  let neck: string;
   if (art.neckline === 'v') neck = `<path d="M ${f(cx - rx * 0.55)} ${f(shoulderTop - 4)} L ${f(cx)} ${f(shoulderTop + 70)} L ${f(cx + rx * 0.55)} ${f(shoulderTop - 4)} Z" fill="${p.skin}"/>`;
   else if (art.neckline === 'round') neck = `<ellipse cx="${f(cx)}" cy="${f(shoulderTop)}" rx="${f(rx * 0.6)}" ry="26" fill="${p.skin}"/>`;
   else neck = `<ellipse cx="${f(cx)}" cy="${f(shoulderTop - 2)}" rx="${f(rx * 0.5)}" ry="18" fill="${p.skin}"/><path d="M ${f(cx - rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx - 4)} ${f(shoulderTop + 34)} L ${f(cx - rx * 0.85)} ${f(shoulderTop + 22)} Z M ${f(cx + rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx + 4)} ${f(shoulderTop + 34)} L ${f(cx + rx * 0.85)} ${f(shoulderTop + 22)} Z" fill="#f4f4f4"/>`;

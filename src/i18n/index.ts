@@ -102,7 +102,7 @@ export function createTranslator(lang: Language): Translate {
 
 /**
  * The namespaces an island needs, in the request's language with the nl fallback already merged in,
- * so the browser receives only those texts and no translation library (docs/decisions/004-i18n.md).
+ * so the browser receives only those texts and no translation library (docs/decisions/003-i18n.md).
  */
 export function messagesFor(lang: Language, namespaces: readonly string[]): Catalogue {
   const out: Catalogue = {};

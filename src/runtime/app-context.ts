@@ -3,7 +3,7 @@
  * wires the services. Used by the HTTP entry (boot.ts), astro dev (dev-app.ts) and tests.
  */
 import { openDatabase } from '../db/client';
-import type { Config } from '../server/config';
+import { databaseOptions, type Config } from '../server/config';
 import { systemClock, type Clock } from '../server/clock';
 import type { Logger } from '../server/logger';
 import { LocalPhotoStore } from '../server/photos/store';
@@ -18,8 +18,7 @@ import { InProcessBus, PostgresBus, type EventBus } from '../server/realtime/bus
 import { DeviceCookies } from '../server/auth/device-cookie';
 import { BackgroundTasks } from '../server/background';
 import { StreamHub } from '../server/realtime/streams';
-import { logPaymentsChoice, paymentProviders } from '../server/payments/registry';
-import { smsProvider } from '../server/directdebit/sms';
+import { logPaymentsChoice } from '../server/payments/registry';
 
 export interface CreateAppOptions {
   config: Config;
@@ -35,7 +34,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   const { config, log } = options;
   const clock = options.clock ?? systemClock;
   const started = Date.now();
-  const database = await openDatabase(config.databaseUrl);
+  const database = await openDatabase(config.databaseUrl, databaseOptions(config));
   log.info({ db: database.kind, ms: Date.now() - started }, 'database ready (migrations applied)');
   logPaymentsChoice(config, log);
   const photos = new LocalPhotoStore(config.photoDir);
@@ -66,12 +65,8 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
     cache.clear();
     searchPages.clear();
   });
-  // Made once per process (a simulated checkout keeps its signing secret in app_secrets).
-  const payments = await paymentProviders({ db: database.db, config, log });
   const app: AppContext = {
     config,
-    payments,
-    sms: smsProvider({ db: database.db, config, log }),
     database,
     db: database.db,
     log,

@@ -16,8 +16,6 @@ import type { EventBus } from './realtime/bus';
 import type { DeviceCookies } from './auth/device-cookie';
 import type { BackgroundTasks } from './background';
 import type { StreamHub } from './realtime/streams';
-import type { PaymentProviders } from './payments/registry';
-import type { SmsProvider } from './directdebit/sms';
 
 export interface AppContext {
   config: Config;
@@ -32,10 +30,6 @@ export interface AppContext {
   /** Search pages shared between viewers, with their rendered HTML (src/server/members/search-pages.ts). */
   searchPages: TtlCache;
   mailer: Mailer;
-  /** The payment providers this process takes money through (none: every purchase is refused, SEC-14). */
-  payments: PaymentProviders;
-  /** Sends direct-debit confirmation codes: the SMS gateway, or the outbox of /dev/sms without one. */
-  sms: SmsProvider;
   /** Web Push: VAPID keys (made on first start), members' subscriptions, sending (PUSH-01, PUSH-02). */
   push: PushService;
   /** Work started by a request and finished after its answer (reset mails); awaited before closing. */

@@ -6,7 +6,8 @@ import { type Database } from '../db/client';
 import { sites, siteHosts, sessions, users } from '../db/schema';
 import { DEMO_ACCOUNTS } from '../demo/seed';
 import { login } from './auth/login';
-import { createSession, revokeUserSessions, SESSION_TTL_MS, validateSessionToken } from './auth/sessions';
+import { createSession, revokeUserSessions, SESSION_TTL_MS } from './auth/sessions';
+import { loadSessionMember } from './session/lookup';
 import { normaliseHost, SiteDirectory } from './sites/directory';
 
 let database: Database;
@@ -75,14 +76,14 @@ describe('sessions', () => {
     const user = await demoUser();
     const { token, session } = await createSession(database.db, clock, user.id);
     expect(session.expiresAt.getTime() - clock.now().getTime()).toBe(SESSION_TTL_MS);
-    const fresh = await validateSessionToken(database.db, clock, token, user.siteId);
+    const fresh = await loadSessionMember(database.db, clock, token, user.siteId);
     expect(fresh?.renewed).toBe(false);
     clock.advance(20 * 24 * 3600 * 1000);
-    const renewed = await validateSessionToken(database.db, clock, token, user.siteId);
+    const renewed = await loadSessionMember(database.db, clock, token, user.siteId);
     expect(renewed?.renewed).toBe(true);
     expect(renewed!.session.expiresAt.getTime() - clock.now().getTime()).toBe(SESSION_TTL_MS);
     clock.advance(SESSION_TTL_MS + 1);
-    expect(await validateSessionToken(database.db, clock, token, user.siteId)).toBeNull();
+    expect(await loadSessionMember(database.db, clock, token, user.siteId)).toBeNull();
     expect(await database.db.select().from(sessions).where(eq(sessions.id, session.id))).toHaveLength(0);
   });
 
@@ -91,15 +92,15 @@ describe('sessions', () => {
     const a = await createSession(database.db, clock, user.id);
     const b = await createSession(database.db, clock, user.id);
     await revokeUserSessions(database.db, user.id, a.session.id);
-    expect(await validateSessionToken(database.db, clock, a.token, user.siteId)).not.toBeNull();
-    expect(await validateSessionToken(database.db, clock, b.token, user.siteId)).toBeNull();
+    expect(await loadSessionMember(database.db, clock, a.token, user.siteId)).not.toBeNull();
+    expect(await loadSessionMember(database.db, clock, b.token, user.siteId)).toBeNull();
     await revokeUserSessions(database.db, user.id);
-    expect(await validateSessionToken(database.db, clock, a.token, user.siteId)).toBeNull();
+    expect(await loadSessionMember(database.db, clock, a.token, user.siteId)).toBeNull();
   });
 
   it('AUTH-04 malformed tokens are refused without a query', async () => {
-    expect(await validateSessionToken(database.db, clock, "' or 1=1 --", 1)).toBeNull();
-    expect(await validateSessionToken(database.db, clock, '', 1)).toBeNull();
+    expect(await loadSessionMember(database.db, clock, "' or 1=1 --", 1)).toBeNull();
+    expect(await loadSessionMember(database.db, clock, '', 1)).toBeNull();
   });
 
   it('AUTH-01 login takes the e-mail in any case, and fictional profiles cannot log in', async () => {

@@ -19,5 +19,3 @@ export function creditsEntry(user: { paid_user: boolean }): { href: string; kind
   return user.paid_user ? { href: '/credits/repeat-order', kind: 'credits' } : { href: '/credits', kind: 'premium' };
 }
 
-/** The members area (SPEC §2): pages whose navigation highlights search, chats, likes or premium. */
-export const MEMBERS_AREA = ['members', 'members-id', 'chats', 'likes', 'likes-m-id', 'premium'] as const;

@@ -3,8 +3,6 @@ export const LANGUAGES = ['en', 'nl', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'en';
 export const FALLBACK_LANGUAGE: Language = 'nl';
-/** Dates are formatted Dutch-style unless a page asks otherwise (I18N-01). */
-export const DEFAULT_DATE_LOCALE = 'nl';
 /** The language cookie: no URL prefix, kept 365 days (I18N-02). */
 export const LANGUAGE_COOKIE = 'lang';
 export const LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;

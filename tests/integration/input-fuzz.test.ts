@@ -69,7 +69,7 @@ export function pageRoutes(): Target[] {
     const text = read(file);
     const values = [...text.matchAll(/value="([\w-]+)"/g)].map((m) => m[1]!);
     const formsFile = `src/server/web/forms/${rel.replace(/\/index\.astro$|\.astro$/, '').split('/').pop()}.ts`;
-    let handler = '';
+    let handler: string;
     try {
       handler = read(formsFile);
     } catch {

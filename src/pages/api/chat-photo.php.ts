@@ -21,7 +21,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   if (!parsed.success || parsed.data.to > MAX_ID) throw new ApiError('validation_failed');
   if (!read.file) throw new ApiError('photo_invalid');
   const result = await sendChatPhoto(
-    { ...servicesFor(locals), photos: locals.app.photos },
+    await servicesFor(locals),
     { siteId: locals.site.settings.id, userId: user.id, paidUser: user.paid_user },
     pricesOf(locals.site.settings),
     { to: parsed.data.to, clientId: parsed.data.client_id, body: read.file },

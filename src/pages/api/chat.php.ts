@@ -45,7 +45,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   const attachment = await resolveAttachment(locals.app.config, input.kind, input.attachment ?? null);
   if (attachment.type === 'invalid') throw new ApiError('validation_failed', { attachment: 'invalid_choice' });
   const result = await sendMessage(
-    servicesFor(locals),
+    await servicesFor(locals),
     { siteId: locals.site.settings.id, userId: user.id, paidUser: user.paid_user },
     pricesOf(locals.site.settings),
     { to: input.to, clientId: input.client_id, kind: input.kind, body: input.body, attachment: attachment.value },

@@ -29,7 +29,7 @@ export const GET = endpoint(async ({ locals, url }) => {
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
   const id = await targetFromBody(request);
-  const result = await like(servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id }, id);
+  const result = await like(await servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id }, id);
   if (result.type === 'refused') throw refusal(result.reason);
   return json({ ok: true, id, created: result.created, match: result.match } satisfies LikeAnswer, { status: result.created ? 201 : 200 });
 });
@@ -38,7 +38,7 @@ export const DELETE = endpoint(async ({ locals, url }) => {
   const user = requireMember(locals, url.pathname);
   const id = targetFromQuery(url);
   if (id === user.id) throw refusal('self');
-  const { removed } = await unlike(servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id }, id);
+  const { removed } = await unlike(await servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id }, id);
   return json({ ok: true, id, removed } satisfies UnlikeAnswer);
 });
 

@@ -14,7 +14,7 @@ import type { Answer } from '../../shared/api/contract';
 export const POST = endpoint(async ({ locals, request, url }) => {
   const provider = url.searchParams.get('provider') ?? '';
   const body = await readBodyText(request);
-  const deps = servicesFor(locals);
+  const deps = await servicesFor(locals);
   try {
     const result = await applyWebhook(deps, provider, { headers: request.headers, body, url });
     if (result.type === 'refused') {

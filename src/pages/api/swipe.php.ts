@@ -15,7 +15,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
   const { id, like } = await readJson(request, swipeBody);
   const { settings } = locals.site;
-  const result = await swipe(servicesFor(locals), { siteId: settings.id, userId: user.id }, id, like, siteTimeZone(settings));
+  const result = await swipe(await servicesFor(locals), { siteId: settings.id, userId: user.id }, id, like, siteTimeZone(settings));
   if (result.type === 'refused') throw refusal(result.reason);
   if (result.type === 'limit') {
     throw new ApiError('swipe_limit_reached', undefined, { retry_after_seconds: result.retryAfterSeconds, ...hoursMinutes(result.retryAfterSeconds) });

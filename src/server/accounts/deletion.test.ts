@@ -8,7 +8,8 @@ import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/s
 import { type Database } from '../../db/client';
 import { accountTokens, mailOutbox, pageEvents, photos, profiles, sessions, sites, users } from '../../db/schema';
 import { hashPassword } from '../auth/passwords';
-import { createSession, validateSessionToken } from '../auth/sessions';
+import { createSession } from '../auth/sessions';
+import { loadSessionMember } from '../session/lookup';
 import type { Clock } from '../clock';
 import { grant } from '../credits/ledger';
 import { createLogger } from '../logger';
@@ -88,7 +89,7 @@ describe('deleting and reactivating', () => {
     const { user, profile } = await userRow(m.id);
     expect(user).toMatchObject({ status: 'active', deletedAt: null });
     expect(profile.status).toBe('active');
-    expect(await validateSessionToken(database.db, clock, m.session.token, site.settings.id)).not.toBeNull();
+    expect(await loadSessionMember(database.db, clock, m.session.token, site.settings.id)).not.toBeNull();
     expect(await lastMail(m.id)).toBeUndefined();
     expect(await database.db.select().from(accountTokens).where(eq(accountTokens.userId, m.id))).toHaveLength(0);
   });
@@ -119,7 +120,7 @@ describe('deleting and reactivating', () => {
     expect(user.deletedAt?.toISOString()).toBe(clock.now().toISOString());
     expect(profile.status).toBe('disabled');
     expect(await database.db.select().from(sessions).where(eq(sessions.userId, m.id))).toHaveLength(0);
-    expect(await validateSessionToken(database.db, clock, second.token, site.settings.id)).toBeNull();
+    expect(await loadSessionMember(database.db, clock, second.token, site.settings.id)).toBeNull();
     const mail = await lastMail(m.id);
     expect(mail).toMatchObject({ kind: 'account_deleted', toAddress: m.email });
     expect(mail!.subject).toContain(site.settings.name);
@@ -147,7 +148,7 @@ describe('deleting and reactivating', () => {
     const { user, profile } = await userRow(m.id);
     expect(user).toMatchObject({ status: 'active', deletedAt: null });
     expect(profile.status).toBe('active');
-    expect(await validateSessionToken(database.db, clock, result.created.token, site.settings.id)).not.toBeNull();
+    expect(await loadSessionMember(database.db, clock, result.created.token, site.settings.id)).not.toBeNull();
     expect(await reactivateAccount(app, token, { siteId: site.settings.id })).toEqual({ type: 'error', reason: 'used' });
     expect(contentChanged).toEqual([site.settings.id]);
   });

@@ -24,8 +24,6 @@ export const invitationRequestSchema = z.object({
     .pipe(z.string().min(3, 'required').max(254, 'too_long').pipe(z.email('invalid_email'))),
 });
 
-export type InvitationRequestInput = z.infer<typeof invitationRequestSchema>;
-
 /** Stores the request once; `created` is false when the address had asked before. */
 export async function requestInvitation(db: Db, siteId: number, email: string): Promise<{ created: boolean }> {
   const rows = await db

@@ -8,7 +8,8 @@ import { accountTokens, loginThrottle, mailOutbox, profiles, sessions, users } f
 import { DeviceCookies } from '../auth/device-cookie';
 import { login } from '../auth/login';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { createSession, validateSessionToken } from '../auth/sessions';
+import { createSession } from '../auth/sessions';
+import { loadSessionMember } from '../session/lookup';
 import { accountKey, activeBlock } from '../auth/throttle';
 import { BackgroundTasks } from '../background';
 import { Mailer, type OutgoingMail, type SendResult } from '../mail/mailer';
@@ -207,9 +208,9 @@ describe('performing a reset', () => {
     expect(devices.verify(result.deviceCookie, m.id)).not.toBeNull();
     expect(await verifyPassword(await passwordHashOf(m.id), 'a-brand-new-secret')).toBe(true);
     expect(await passwordHashOf(m.id)).toMatch(/^\$argon2id\$/);
-    expect(await validateSessionToken(database.db, clock, phone.token, site.settings.id)).toBeNull();
-    expect(await validateSessionToken(database.db, clock, laptop.token, site.settings.id)).toBeNull();
-    expect(await validateSessionToken(database.db, clock, result.created.token, site.settings.id)).not.toBeNull();
+    expect(await loadSessionMember(database.db, clock, phone.token, site.settings.id)).toBeNull();
+    expect(await loadSessionMember(database.db, clock, laptop.token, site.settings.id)).toBeNull();
+    expect(await loadSessionMember(database.db, clock, result.created.token, site.settings.id)).not.toBeNull();
     expect((await database.db.select().from(sessions).where(eq(sessions.userId, m.id))).length).toBe(1);
     // The used link and the other open link no longer work (single use, PWD-02).
     expect(await checkResetLink(app(), second.token)).toEqual({ type: 'error', reason: 'reset_link_expired' });
@@ -244,7 +245,7 @@ describe('performing a reset', () => {
     expect(await resetPassword(app(), { token, password: m.email, password_repeat: m.email })).toMatchObject({ fields: { password: 'password_like_email' } });
     expect(await resetPassword(app(), { token: 'garbage', password: 'a-brand-new-secret', password_repeat: 'a-brand-new-secret' })).toEqual({ type: 'error', reason: 'reset_link_expired' });
     expect(await passwordHashOf(m.id)).toBe(oldHash);
-    expect(await validateSessionToken(database.db, clock, session.token, site.settings.id)).not.toBeNull();
+    expect(await loadSessionMember(database.db, clock, session.token, site.settings.id)).not.toBeNull();
     expect((await checkResetLink(app(), token)).type).toBe('ok');
   });
 

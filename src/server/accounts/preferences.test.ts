@@ -5,7 +5,8 @@ import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/s
 import { type Database } from '../../db/client';
 import { loginThrottle, profiles, users } from '../../db/schema';
 import { hashPassword, verifyPassword } from '../auth/passwords';
-import { createSession, validateSessionToken } from '../auth/sessions';
+import { createSession } from '../auth/sessions';
+import { loadSessionMember } from '../session/lookup';
 import { isListedTo } from '../members/visibility';
 import { InProcessBus } from '../realtime/bus';
 import { changePassword, checkCurrentPassword, NOTIFICATION_KEYS, notificationStates, passwordCheckKey, setInvisible, setNotificationPreferences } from './preferences';
@@ -89,8 +90,8 @@ describe('password change', () => {
     const result = await changePassword(deps(), { userId: id, keepSessionId: here.session.id, form: { current_password: PASSWORD, password: 'a-fresh-secret-1', password_repeat: 'a-fresh-secret-1' } });
     expect(result).toEqual({ type: 'ok' });
     expect(await verifyPassword((await row(id)).passwordHash!, 'a-fresh-secret-1')).toBe(true);
-    expect(await validateSessionToken(database.db, clock, here.token, siteId)).not.toBeNull();
-    expect(await validateSessionToken(database.db, clock, elsewhere.token, siteId)).toBeNull();
+    expect(await loadSessionMember(database.db, clock, here.token, siteId)).not.toBeNull();
+    expect(await loadSessionMember(database.db, clock, elsewhere.token, siteId)).toBeNull();
   });
 
   it('SET-01 a wrong current password, different repeat or a weak password change nothing', async () => {
@@ -102,7 +103,7 @@ describe('password change', () => {
     expect(await change(PASSWORD, 'short', 'short')).toMatchObject({ fields: { password: 'password_too_short' } });
     expect(await change(PASSWORD, 'x'.repeat(2000), 'x'.repeat(2000))).toMatchObject({ reason: 'validation_failed' });
     expect((await row(id)).passwordHash).toBe(hash);
-    expect(await validateSessionToken(database.db, clock, other.token, siteId)).not.toBeNull();
+    expect(await loadSessionMember(database.db, clock, other.token, siteId)).not.toBeNull();
   });
 
   it('SEC-19 a burst of 20 wrong current passwords at once checks five: each takes its try before the password is checked', async () => {

@@ -14,10 +14,6 @@ import type { CurrentUser } from '../members/account';
 
 export type AlertKey = (typeof ALERT_KEYS)[number];
 
-export function isAlertKey(value: unknown): value is AlertKey {
-  return typeof value === 'string' && (ALERT_KEYS as readonly string[]).includes(value);
-}
-
 const DAY_MS = 24 * 3600 * 1000;
 
 /** How long a dismissal hides the enrich and push alerts. */

@@ -4,9 +4,9 @@
  * used in its second half is extended. Revocable one by one or all at once (AUTH-04).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, ne } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { sessions, users } from '../../db/schema';
+import { sessions } from '../../db/schema';
 import type { Clock } from '../clock';
 
 export const SESSION_COOKIE = 'session';
@@ -86,21 +86,6 @@ export function isTokenShaped(token: string): boolean {
   return /^[A-Za-z0-9_-]{20,100}$/.test(token);
 }
 
-/** Looks a cookie token up; expired or unknown tokens give null (and expired rows are removed). */
-export async function validateSessionToken(db: Db, clock: Clock, token: string, siteId: number): Promise<ValidatedSession | null> {
-  if (!isTokenShaped(token)) return null;
-  const id = sessionIdFromToken(token);
-  const now = clock.now();
-  const [row] = await db
-    .select({ id: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt, siteId: users.siteId, status: users.status })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, id))
-    .limit(1);
-  if (!row) return null;
-  return applySessionVerdict(db, now, judgeSession(row, now, siteId), { id: row.id, userId: row.userId, expiresAt: row.expiresAt });
-}
-
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
 }
@@ -110,12 +95,4 @@ export async function revokeUserSessions(db: Db, userId: number, keepSessionId?:
   await db
     .delete(sessions)
     .where(keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId));
-}
-
-export async function countActiveSessions(db: Db, clock: Clock, userId: number): Promise<number> {
-  const rows = await db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, clock.now())));
-  return rows.length;
 }

@@ -43,9 +43,9 @@ const MINUTE = 60_000;
 export const ACCOUNT_RULE: ThrottleRule = { limit: 5, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
 export const IP_RULE: ThrottleRule = { limit: 30, windowMs: 15 * MINUTE, blockMs: 15 * MINUTE };
 /** A trusted device's own counter: the account's limits, for that one browser. */
-export const DEVICE_RULE: ThrottleRule = ACCOUNT_RULE;
+export const DEVICE_RULE: ThrottleRule = { ...ACCOUNT_RULE };
 /** One client's failures on one staff address: the account's limits, for that client alone. */
-export const STAFF_CLIENT_RULE: ThrottleRule = ACCOUNT_RULE;
+export const STAFF_CLIENT_RULE: ThrottleRule = { ...ACCOUNT_RULE };
 /**
  * All untrusted failures on one staff address: four times a client's limit. A client is blocked at its
  * 5th failure and attempts during a block are not counted, so one client adds at most 8 failures to a

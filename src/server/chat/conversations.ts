@@ -192,12 +192,6 @@ export async function history(db: Db, view: Pick<ConversationView, 'id' | 'clear
   return { messages: page as ChatMessage[], more };
 }
 
-/** One message of a conversation by id, for the live stream (null when cleared or another conversation's). */
-export async function messageById(db: Db, messageId: number): Promise<ChatMessage | null> {
-  const [row] = await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
-  return (row as ChatMessage | undefined) ?? null;
-}
-
 export interface ReadDeps {
   db: Db;
   bus: EventBus;

@@ -130,7 +130,14 @@ const envSchema = z.object({
   /** The highest GIPHY content rating the chat's gif search returns. */
   GIPHY_RATING: z.enum(['g', 'pg', 'pg-13', 'r']).default('pg-13'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /** PostgreSQL connections each server process keeps (postgres.js pool). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Folder of the drizzle-kit migrations, when a deployment keeps them elsewhere than `drizzle/` above the code. */
+  MIGRATIONS_DIR: z.string().min(1).optional(),
 });
+
+/** Every environment variable the app reads (scripts/guards/env-variables.test.ts holds the rest to it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 export type Env = z.infer<typeof envSchema>;
 
@@ -213,6 +220,11 @@ function choosePaymentsProvider(e: Env, picked: Record<string, string>): Payment
     ]);
   }
   return provider;
+}
+
+/** What `openDatabase` takes from the configuration besides the URL. */
+export function databaseOptions(config: Pick<Config, 'DATABASE_POOL_SIZE' | 'MIGRATIONS_DIR'>): { poolSize: number; migrationsDir?: string } {
+  return config.MIGRATIONS_DIR ? { poolSize: config.DATABASE_POOL_SIZE, migrationsDir: resolve(config.MIGRATIONS_DIR) } : { poolSize: config.DATABASE_POOL_SIZE };
 }
 
 /**

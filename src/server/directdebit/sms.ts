@@ -119,9 +119,9 @@ export function smsProvider(app: { db: Db; config: Pick<Config, 'SMS_GATEWAY_URL
 }
 
 /** The mail viewer's rule for /dev/sms: this machine only, directly, and only while no gateway delivers. */
-export function canReadSmsOutbox(ctx: { app: { sms: Pick<SmsProvider, 'mode'>; config: Pick<Config, 'trustedProxies'> }; clientIp: string | null }, headers: Headers): boolean {
+export function canReadSmsOutbox(ctx: { app: Parameters<typeof smsProvider>[0] & { config: Pick<Config, 'trustedProxies'> }; clientIp: string | null }, headers: Headers): boolean {
   return outboxAccess({
-    smtp: ctx.app.sms.mode === 'http',
+    smtp: smsProvider(ctx.app).mode === 'http',
     behindProxy: ctx.app.config.trustedProxies !== null,
     clientIp: ctx.clientIp,
     headers,

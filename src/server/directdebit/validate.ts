@@ -28,7 +28,7 @@ export interface MandateDetails {
 export type DetailsCheck = { ok: true; details: MandateDetails } | { ok: false; fields: Partial<Record<MandateField, FieldError>>; values: Record<MandateField, string> };
 
 // Letters of any script, marks, spaces and the punctuation of names and addresses; no control characters or markup.
-const TEXT_SHAPE = /^[\p{L}\p{M}\p{N} .,'’&()\/-]+$/u;
+const TEXT_SHAPE = /^[\p{L}\p{M}\p{N} .,'’&()/-]+$/u;
 const HOUSE_NUMBER = /^[0-9]{1,6}(?:[ -]?[\p{L}0-9]{1,5})?$/u;
 const ZIP = /^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/;
 

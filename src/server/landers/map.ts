@@ -90,5 +90,3 @@ function round(n: number): number {
   return Math.round(n * 10) / 10;
 }
 
-/** Countries with a drawn outline. */
-export const MAPPED_COUNTRIES = Object.keys(OUTLINES);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { DEMO_ACCOUNTS } from '../../demo/seed';
 import { sessions, users } from '../../db/schema';
-import { createSession, SESSION_TTL_MS, validateSessionToken } from '../auth/sessions';
+import { createSession, SESSION_TTL_MS } from '../auth/sessions';
 import { loadCurrentUser } from './account';
 import { loadSessionMember } from '../session/lookup';
 
@@ -22,7 +22,7 @@ describe('the member behind a session cookie (one query per request)', () => {
   });
   afterAll(() => seeded.close());
 
-  it('AUTH-04 answers the same member as loadCurrentUser, with the dismissals, and keeps validateSessionToken\'s rules', async () => {
+  it('AUTH-04 answers the same member as loadCurrentUser, with the dismissals, and keeps the session rules (judgeSession)', async () => {
     const { token, session } = await createSession(seeded.db, clock, memberId);
     await seeded.db.update(users).set({ dismissals: { profile_photo: '2026-11-20T10:00:00.000Z' } }).where(eq(users.id, memberId));
     const found = await loadSessionMember(seeded.db, clock, token, siteId);
@@ -30,8 +30,8 @@ describe('the member behind a session cookie (one query per request)', () => {
     expect(found?.session.id).toBe(session.id);
     expect(found?.renewed).toBe(false);
     expect(found?.dismissals).toEqual({ profile_photo: '2026-11-20T10:00:00.000Z' });
-    // The same answers as the two-step lookup, for every case below.
-    expect((await validateSessionToken(seeded.db, clock, token, siteId))?.renewed).toBe(false);
+    // Looking a fresh session up again does not renew it.
+    expect((await loadSessionMember(seeded.db, clock, token, siteId))?.renewed).toBe(false);
 
     // Not a token, an unknown token, another site's host: nobody.
     expect(await loadSessionMember(seeded.db, clock, 'short', siteId)).toBeNull();

@@ -244,15 +244,10 @@ export async function nextAutoLike(deps: Pick<LikeDeps, 'db' | 'clock'>, member:
   return { id: row.id, name: row.name, image: row.image, fictional: row.fictional, match: row.match };
 }
 
-/** Likes the member received from members listed to them: not yet seen (the nav badge) and not yet shown (the modal). */
-export interface LikeAttention {
-  newLikes: number;
-  unshown: number;
-}
-
 /**
- * Both counts of {@link LikeAttention} in one aggregate (always one row), for the viewer's ids as
- * placeholders or as a column of an outer query: every member page reads it (src/server/members/counts.ts).
+ * The likes the member received from members listed to them, counted twice in one aggregate (always one
+ * row): `newLikes` not yet seen (the nav badge) and `unshown` not yet shown (the modal); for the viewer's ids as
+ * placeholders or as a column of an outer query: every member page reads it (src/server/session/counts.ts).
  */
 export function likeAttentionSelect(d: Db, viewer: ViewerParams & { userId: NonNullable<ViewerParams['userId']> }) {
   return d

@@ -18,25 +18,44 @@ export const COUNTED_STEPS = 4;
 
 export const ABOUT_MAX = 1000;
 
+/** What a member tells about themselves: filled in at completion (this module), edited later (./profile-edit.ts). */
+export interface ProfileFacts {
+  name: string;
+  country: string;
+  about: string;
+  hairColour: string | null;
+  eyeColour: string | null;
+  bodyType: string | null;
+  relationshipStatus: string | null;
+  tattoos: string | null;
+  interests: string[];
+  signupReason: string | null;
+  regionId: number | null;
+}
+
+/** The facts of a profile row. */
+export function profileFacts(p: typeof profiles.$inferSelect): ProfileFacts {
+  return {
+    name: p.name,
+    country: p.country,
+    about: p.about,
+    hairColour: p.hairColour,
+    eyeColour: p.eyeColour,
+    bodyType: p.bodyType,
+    relationshipStatus: p.relationshipStatus,
+    tattoos: p.tattoos,
+    interests: p.interests,
+    signupReason: p.signupReason,
+    regionId: p.regionId,
+  };
+}
+
 export interface CompletionState {
   step: number;
   status: UserStatus;
   email: string;
   paidUser: boolean;
-  profile: {
-    name: string;
-    country: string;
-    about: string;
-    hairColour: string | null;
-    eyeColour: string | null;
-    bodyType: string | null;
-    relationshipStatus: string | null;
-    tattoos: string | null;
-    interests: string[];
-    signupReason: string | null;
-    regionId: number | null;
-    mainPhoto: { filename: string; thumbFilename: string; status: string } | null;
-  };
+  profile: ProfileFacts & { mainPhoto: { filename: string; thumbFilename: string; status: string } | null };
 }
 
 /** Where the member stands, with what the steps show and pre-fill. */
@@ -57,17 +76,7 @@ export async function loadCompletion(db: Db, userId: number): Promise<Completion
     email: row.user.email,
     paidUser: row.user.paidUser,
     profile: {
-      name: p.name,
-      country: p.country,
-      about: p.about,
-      hairColour: p.hairColour,
-      eyeColour: p.eyeColour,
-      bodyType: p.bodyType,
-      relationshipStatus: p.relationshipStatus,
-      tattoos: p.tattoos,
-      interests: p.interests,
-      signupReason: p.signupReason,
-      regionId: p.regionId,
+      ...profileFacts(p),
       mainPhoto: row.photo?.filename ? (row.photo as { filename: string; thumbFilename: string; status: string }) : null,
     },
   };

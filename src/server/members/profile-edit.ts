@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { profiles, users } from '../../db/schema';
-import { aboutColumns, aboutSchema } from './profile-completion';
+import { aboutColumns, aboutSchema, profileFacts, type ProfileFacts } from './profile-completion';
 import { regionInCountry } from './places';
 import { checkName } from '../accounts/rules';
 import { sexualityFor } from '../accounts/signup';
@@ -46,18 +46,7 @@ export type EditFieldError =
 
 export type SaveProfileResult = { type: 'ok' } | { type: 'error'; fields: Record<string, EditFieldError> };
 
-export interface EditableProfile {
-  name: string;
-  about: string;
-  hairColour: string | null;
-  eyeColour: string | null;
-  bodyType: string | null;
-  relationshipStatus: string | null;
-  tattoos: string | null;
-  signupReason: string | null;
-  interests: string[];
-  regionId: number | null;
-  country: string;
+export interface EditableProfile extends ProfileFacts {
   lookingFor: LookingFor;
   searchMinAge: number | null;
   searchMaxAge: number | null;
@@ -67,17 +56,7 @@ export async function loadEditableProfile(db: Db, userId: number): Promise<Edita
   const [p] = await db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
   if (!p) return null;
   return {
-    name: p.name,
-    about: p.about,
-    hairColour: p.hairColour,
-    eyeColour: p.eyeColour,
-    bodyType: p.bodyType,
-    relationshipStatus: p.relationshipStatus,
-    tattoos: p.tattoos,
-    signupReason: p.signupReason,
-    interests: p.interests,
-    regionId: p.regionId,
-    country: p.country,
+    ...profileFacts(p),
     lookingFor: lookingForOf(p.gender, p.sexuality),
     searchMinAge: p.searchMinAge,
     searchMaxAge: p.searchMaxAge,

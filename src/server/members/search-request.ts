@@ -1,10 +1,11 @@
 /**
  * One search for a request (MEM-01, MEM-02): the `/members` page and `GET /api/members.php` both run
- * this, so the visitor rule, the parsing and the error codes are the same for HTML and JSON.
+ * it through sharedSearch (./search-pages.ts), so the visitor rule, the parsing and the error codes are
+ * the same for HTML and JSON.
  */
 import type { Db } from '../../db/client';
 import type { ApiErrorCode } from '../../shared/api-errors';
-import { parseSearchParams, searchMembers, SearchValidationError, visitorMaySearch, type SearchDefaults, type SearchResult } from './search';
+import { parseSearchParams, SearchValidationError, visitorMaySearch, type SearchDefaults, type SearchResult } from './search';
 
 export interface SearchRequest {
   db: Db;
@@ -51,14 +52,3 @@ export function maySearch(req: Pick<SearchRequest, 'site' | 'userId' | 'tracking
   return req.userId !== null || visitorMaySearch(req.site, req.tracking);
 }
 
-export async function runSearch(req: SearchRequest): Promise<SearchOutcome> {
-  if (!maySearch(req)) return { type: 'login_required' };
-  try {
-    const filters = parseSearchParams(req.params);
-    const result = await searchMembers(req.db, { viewer: { siteId: req.site.id, userId: req.userId }, filters, now: req.now, minAge: req.site.min_age });
-    return { type: 'ok', result };
-  } catch (err) {
-    if (err instanceof SearchValidationError) return { type: 'invalid', code: searchErrorCode(err), field: err.field };
-    throw err;
-  }
-}

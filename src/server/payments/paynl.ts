@@ -52,7 +52,7 @@ export class PaynlProvider implements PaymentProvider {
     this.send = config.fetch ?? fetch;
   }
 
-  private async call(method: string, path: string, body?: unknown): Promise<any> {
+  private async call(method: string, path: string, body?: unknown): Promise<PaynlAnswer> {
     const auth = Buffer.from(`${this.config.tokenCode}:${this.config.apiToken}`).toString('base64');
     let res: Response;
     try {
@@ -129,6 +129,15 @@ export class PaynlProvider implements PaymentProvider {
   async listMethods(country: string): Promise<MethodOffer[]> {
     return standardMethods(country);
   }
+}
+
+/** What PAY. answers, as far as this provider reads it: every field is checked before it is used. */
+interface PaynlAnswer {
+  id?: unknown;
+  refundId?: unknown;
+  status?: { code?: unknown; action?: unknown };
+  links?: { redirect?: unknown; checkout?: unknown };
+  amount?: { value?: unknown; currency?: unknown };
 }
 
 /** The order id of an exchange: JSON `{ object: { id } }` or `{ id }`, or form/query `order_id` / `id`. */

@@ -41,8 +41,6 @@ export interface PaymentDeps {
   log?: Logger;
 }
 
-export const FINAL_STATUSES: readonly PaymentStatus[] = ['paid', 'failed', 'cancelled', 'expired'];
-
 /** The price of a package for a member, as shown before paying and charged (CRD-05). */
 export interface Quote {
   priceCents: number;

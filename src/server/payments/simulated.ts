@@ -18,8 +18,6 @@ export const SIMULATED_SIGNATURE_HEADER = 'x-simulated-signature';
 const SECRET_KEY = 'simulated_payments_secret';
 const ID_SHAPE = /^sim_[A-Za-z0-9_-]{16,40}$/;
 
-export type SimulatedChoice = Exclude<PaymentStatus, never>;
-
 export class SimulatedProvider implements PaymentProvider {
   readonly name = 'simulated';
 

@@ -41,7 +41,7 @@ const sessionColumns = { ...memberColumns, sessionId: sessions.id, expiresAt: se
  * `counts` (a page request: its navigation shows them) the member's counts too (src/server/members/counts.ts),
  * the members blocked either way (a page that lists members leaves them out with no query of its own)
  * and the member's own search defaults (the search page starts from them without reading the profile again).
- * The session rules are those of validateSessionToken (judgeSession). Null when the token counts for nothing.
+ * The session rules are judgeSession's (src/server/auth/sessions.ts). Null when the token counts for nothing.
  */
 export async function loadSessionMember(db: Db, clock: Clock, token: string, siteId: number, options: { counts?: boolean } = {}): Promise<SessionMember | null> {
   if (!isTokenShaped(token)) return null;

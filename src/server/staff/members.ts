@@ -9,7 +9,7 @@
  * the bus. Unbanning gives the status back.
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, isNull, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { complaints, creditLedger, memberBans, payments, profiles, sessions, users, type UserStatus } from '../../db/schema';
 import type { Clock } from '../clock';
@@ -146,8 +146,3 @@ export async function adjustCredits(deps: StaffDeps, by: StaffMember, memberId: 
   });
 }
 
-/** Members of `siteId` banned now, for a site's figures (and tests). */
-export async function bannedCount(db: Db, siteId: number): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(users).where(and(eq(users.siteId, siteId), eq(users.status, 'banned')));
-  return row?.n ?? 0;
-}

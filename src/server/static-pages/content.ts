@@ -191,6 +191,3 @@ export function renderStaticPage(slug: StaticPageSlug, lang: Language, site: Sit
   };
 }
 
-export function isStaticPageSlug(value: string): value is StaticPageSlug {
-  return (STATIC_PAGES as readonly string[]).includes(value);
-}

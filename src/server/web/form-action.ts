@@ -1,5 +1,5 @@
 /**
- * Server forms with post-redirect-get (ARCHITECTURE: pages stay thin; docs/decisions/023-form-actions.md).
+ * Server forms with post-redirect-get (ARCHITECTURE: pages stay thin; docs/decisions/023-server-forms-and-post-only-changes.md).
  *
  * A page hands its request and a {@link FormSpec} to {@link handlePost}. The body is read once, the
  * action is picked by a named field (a hidden input, or the `name`/`value` of the submit button), and

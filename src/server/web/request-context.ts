@@ -2,7 +2,7 @@
  * The request context: what every page, endpoint and request-scoped service needs, built once per
  * request by the middleware (src/middleware.ts) and handed around as `Astro.locals`. Services take this
  * plain object (or a few of its fields) and never Astro's APIContext or cookies, so they are tested by
- * building a context by hand (docs/decisions/013-dependency-style.md).
+ * building a context by hand (docs/decisions/013-request-context-and-dependencies.md).
  */
 import type { Language } from '../../shared/languages';
 import type { Translate } from '../../i18n';

@@ -26,7 +26,7 @@ export function chatForm(ctx: Pick<RequestContext, 'app' | 't' | 'user' | 'site'
       if (!user) return redirect(`/signup?required=chat&member=${partnerId}`);
       const body = form.text('body');
       const result = await sendMessage(
-        servicesFor(ctx),
+        await servicesFor(ctx),
         { siteId: ctx.site.settings.id, userId: user.id, paidUser: user.paid_user },
         pricesOf(ctx.site.settings),
         { to: partnerId, clientId: form.text('client_id'), kind: 'text', body },

@@ -26,7 +26,7 @@ type Member = Pick<CurrentUser, 'id' | 'paid_user' | 'signup_date' | 'profile'>;
 export function creditsChoiceForm(ctx: Ctx, user: Member): SingleActionSpec {
   return {
     handle: async (form) => {
-      const deps = servicesFor(ctx);
+      const deps = await servicesFor(ctx);
       if (!deps.providers.current) return paymentsUnavailable(ctx);
       const fieldErrors: Record<string, string> = {};
       const packageId = parseId(form.text('package'));
@@ -56,7 +56,7 @@ export function creditsChoiceForm(ctx: Ctx, user: Member): SingleActionSpec {
 export function creditsPayForm(ctx: Ctx, user: Member, input: { packageId: number; method: string }): SingleActionSpec<{ openPaymentId: number } | undefined> {
   return {
     handle: async (form) => {
-      const deps = servicesFor(ctx);
+      const deps = await servicesFor(ctx);
       if (!deps.providers.current) return paymentsUnavailable(ctx);
       // Direct debit (DD-01): the member's own active mandate, looked up here, never taken from the form.
       let mandateReference: string | null = null;

@@ -44,7 +44,7 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
     actions: {
       details: async (form) => {
         const raw = Object.fromEntries(MANDATE_FIELDS.map((f) => [f, form.text(f)])) as Record<MandateField, string>;
-        const result = await submitDetails(deps(), { siteId: ctx.site.settings.id, memberId: user.id, country: user.profile.country, form: raw, smsText });
+        const result = await submitDetails(await deps(), { siteId: ctx.site.settings.id, memberId: user.id, country: user.profile.country, form: raw, smsText });
         if (result.type === 'sent') return redirect(`/directdebit${back(form)}`);
         if (result.type === 'blocked') return invalid(403, { formError: t('directdebit:blocked'), reason: 'blocked' });
         if (result.type === 'rate_limited') return invalid(429, { formError: waitText(result), reason: 'rate_limited', data: { values: raw } });
@@ -58,7 +58,7 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
         return invalid(blocked ? 403 : 400, { fieldErrors, reason: blocked ? 'blocklisted' : 'invalid', data: { values: result.values } });
       },
       confirm: async (form) => {
-        const result = await confirmCode(deps(), { memberId: user.id, code: form.text('code') });
+        const result = await confirmCode(await deps(), { memberId: user.id, code: form.text('code') });
         switch (result.type) {
           case 'confirmed': {
             const pkg = packageParam(form.text('package'));
@@ -77,7 +77,7 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
         }
       },
       resend: async (form) => {
-        const result = await resendCode(deps(), { memberId: user.id, smsText });
+        const result = await resendCode(await deps(), { memberId: user.id, smsText });
         if (result.type === 'sent') return redirect(`/directdebit${back(form) || '?'}${back(form) ? '&' : ''}resent=1`);
         if (result.type === 'blocked') return invalid(403, { formError: t('directdebit:blocked'), reason: 'blocked' });
         if (result.type === 'rate_limited') return invalid(429, { formError: waitText(result), reason: 'rate_limited' });

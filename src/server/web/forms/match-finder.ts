@@ -26,7 +26,7 @@ export function matchFinderForm(
       like: async (form) => {
         const id = parseId(form.text('id'));
         if (id === null) return bad();
-        const result = await like(servicesFor(ctx), { siteId: ctx.site.settings.id, userId: user.id }, id, 'match_finder');
+        const result = await like(await servicesFor(ctx), { siteId: ctx.site.settings.id, userId: user.id }, id, 'match_finder');
         if (result.type === 'refused') return result.reason === 'self' ? bad() : invalid(404, { formError: t('errors:member_not_found'), reason: 'not_found' });
         return redirect(matchFinderReturn(form.text('next')));
       },

@@ -42,18 +42,18 @@ export function memberProfileForm(
       if (memberId === null) return notFound();
       return handler({ siteId, userId: user.id }, memberId, returnPath(form.text('next'), memberId));
     };
-  // The liked member is told after this answer has gone (likes-web.ts): a slow mail server never slows a like.
-  const deps = servicesFor(ctx);
+  // The liked member is told after this answer has gone (services.ts): a slow mail server never slows a like.
+  const deps = () => servicesFor(ctx);
   return {
     field: 'action',
     actions: {
       like: act('like', async (member, otherId, back) => {
-        const result = await like(deps, member, otherId, 'profile');
+        const result = await like(await deps(), member, otherId, 'profile');
         if (result.type === 'refused') return result.reason === 'self' ? invalid(400, { formError: t('errors:validation_failed'), reason: 'self' }) : notFound();
         return redirect(back);
       }),
       unlike: act('like', async (member, otherId, back) => {
-        await unlike(deps, member, otherId);
+        await unlike(await deps(), member, otherId);
         return redirect(back);
       }),
       block: act('block', async (member, otherId) => {

@@ -31,7 +31,7 @@ export function swipeGameForm(
       const id = parseId(form.text('id'));
       if (id === null) return bad();
       const skipped = parseSkipped(form.text('skip'));
-      const result = await swipe(servicesFor(ctx), member, id, likeIt, timeZone);
+      const result = await swipe(await servicesFor(ctx), member, id, likeIt, timeZone);
       if (result.type === 'limit') {
         return invalid(429, { formError: t('games:swipe.limit', hoursMinutes(result.retryAfterSeconds)), reason: 'limit' });
       }
