@@ -1,15 +1,11 @@
 /**
- * Web Push in the browser (PUSH-01): registers the service worker (`/sw.js`), works out the push state
- * of this browser into `$push` (unsupported; denied; subscribed / not subscribed), subscribes with the
- * site's VAPID key and registers the subscription with `POST /api/user.php?push=1`, and unsubscribes.
- * A subscription switches the member refresh to every 300 s (CLI-08, `setPushSubscribed`).
+ * Web Push's browser glue (PUSH-01): the browser pieces push needs ({@link PushEnv}: service worker,
+ * PushManager, Notification, sessionStorage), the service worker's registration (`/sw.js`, once per
+ * page), the VAPID key as bytes and a subscription as the JSON the server takes. The push state and its
+ * actions (work out the state, subscribe, unsubscribe) live in the `$push` store (src/stores/push.ts).
  *
- * Every function takes a {@link PushEnv} (the browser's by default) so tests can pass a fake browser.
+ * Every function takes a {@link PushEnv} so tests can pass a fake browser.
  */
-import { $push, deleteSubscription, sendSubscription, type PushError, type PushStatus, type SubscriptionJson } from '../stores/push';
-import { $settings, loadSettings } from '../stores/settings';
-import { setPushSubscribed } from './boot';
-
 export const SERVICE_WORKER_URL = '/sw.js';
 
 /** The parts of a PushSubscription used here. */
@@ -66,7 +62,8 @@ export function applicationServerKey(base64url: string): Uint8Array<ArrayBuffer>
   return bytes;
 }
 
-function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
+/** Whether a subscription's key is `b` (an unknown key counts as the same). */
+export function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
   if (!a) return true; // unknown: assume it matches
   const x = new Uint8Array(a);
   return x.length === b.length && x.every((v, i) => v === b[i]);
@@ -77,13 +74,16 @@ export function isPushCapable(env: PushEnv): boolean {
   return env.serviceWorker !== undefined && env.hasPushManager && env.notification !== undefined;
 }
 
-function setStatus(status: PushStatus, error: PushError | null = null): PushStatus {
-  $push.set({ status, busy: false, error });
-  setPushSubscribed(status === 'subscribed');
-  return status;
+
+/** The subscription as the browser gives it (`PushSubscription.toJSON()`). */
+export interface SubscriptionJson {
+  endpoint: string;
+  expirationTime?: number | null;
+  keys: { p256dh: string; auth: string };
 }
 
-function toJson(subscription: PushSubscriptionLike): SubscriptionJson | null {
+/** The subscription as the server takes it, or null when the browser gave no keys. */
+export function subscriptionJson(subscription: PushSubscriptionLike): SubscriptionJson | null {
   const json = subscription.toJSON();
   const p256dh = json.keys?.p256dh;
   const auth = json.keys?.auth;
@@ -91,10 +91,8 @@ function toJson(subscription: PushSubscriptionLike): SubscriptionJson | null {
   return { endpoint: json.endpoint ?? subscription.endpoint, expirationTime: json.expirationTime ?? null, keys: { p256dh, auth } };
 }
 
-const SYNC_KEY = 'push-registered';
 
 let registering: Promise<RegistrationLike> | null = null;
-let initializing: Promise<PushStatus> | null = null;
 
 /** Registers the service worker once per page (PUSH-01: "a push service worker is registered"). */
 export function registerServiceWorker(env: PushEnv): Promise<RegistrationLike> {
@@ -104,145 +102,6 @@ export function registerServiceWorker(env: PushEnv): Promise<RegistrationLike> {
 }
 
 /** Forgets the page's registration promise (tests start each case fresh). */
-export function resetPushForTests(): void {
+export function resetServiceWorkerRegistration(): void {
   registering = null;
-  initializing = null;
-}
-
-/**
- * Registers the service worker and works out the push state of this browser for a signed-in member.
- * A subscription the browser already has is registered with the server again once per browser
- * session (`userId` tells whose session it is), so it follows the member signed in on this browser.
- */
-export function initPush(options: { userId?: number } = {}, env: PushEnv = browserPushEnv()): Promise<PushStatus> {
-  // The alerts and the settings island both ask on one page: the browser is asked once.
-  initializing ??= detectPush(options, env);
-  return initializing;
-}
-
-async function detectPush(options: { userId?: number }, env: PushEnv): Promise<PushStatus> {
-  if (!isPushCapable(env)) return setStatus('unsupported');
-  let registration: RegistrationLike;
-  try {
-    registration = await registerServiceWorker(env);
-  } catch {
-    return setStatus('unsupported');
-  }
-  if (env.notification!.permission === 'denied') return setStatus('denied');
-  let subscription: PushSubscriptionLike | null = null;
-  try {
-    subscription = await registration.pushManager.getSubscription();
-  } catch {
-    subscription = null;
-  }
-  if (!subscription || env.notification!.permission !== 'granted') return setStatus('not_subscribed');
-  const marker = `${options.userId ?? ''}|${subscription.endpoint}`;
-  if (env.storage?.getItem(SYNC_KEY) !== marker) {
-    const key = subscription.options?.applicationServerKey ? new Uint8Array(subscription.options.applicationServerKey) : null;
-    const registered = await register(registration, subscription, key);
-    if (registered.type === 'ok') env.storage?.setItem(SYNC_KEY, `${options.userId ?? ''}|${registered.subscription.endpoint}`);
-    // The endpoint stays another member's, or the browser's subscription had to go: push is off here.
-    if (registered.type === 'error' && (registered.reason === 'push_endpoint_in_use' || !(await registration.pushManager.getSubscription().catch(() => null)))) {
-      return setStatus('not_subscribed');
-    }
-  }
-  return setStatus('subscribed');
-}
-
-type Registered = { type: 'ok'; subscription: PushSubscriptionLike } | { type: 'error'; reason: PushError };
-
-/**
- * Registers the browser's subscription with the server. An endpoint never moves between members (SEC-06):
- * when the server answers that it is another member's (this browser was signed in as someone else, who
- * left without turning push off), the browser's subscription is replaced by a new one, with a new
- * endpoint, and that is registered for this member. The old endpoint then stops working for the other
- * member, whose browser this no longer is.
- */
-async function register(registration: RegistrationLike, subscription: PushSubscriptionLike, serverKey: Uint8Array<ArrayBuffer> | null): Promise<Registered> {
-  const json = toJson(subscription);
-  if (!json) return { type: 'error', reason: 'browser' };
-  const sent = await sendSubscription(json);
-  if (sent.type === 'ok') return { type: 'ok', subscription };
-  if (sent.reason !== 'push_endpoint_in_use') return sent;
-  let fresh: PushSubscriptionLike;
-  try {
-    const key = serverKey ?? (await vapidKey(null).then((k) => (k ? applicationServerKey(k) : null)));
-    if (!key) return { type: 'error', reason: 'no_key' };
-    await subscription.unsubscribe();
-    fresh = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
-  } catch {
-    return { type: 'error', reason: 'push_endpoint_in_use' };
-  }
-  const freshJson = toJson(fresh);
-  const again = freshJson ? await sendSubscription(freshJson) : ({ type: 'error', reason: 'browser' } as const);
-  if (again.type === 'ok') return { type: 'ok', subscription: fresh };
-  await fresh.unsubscribe().catch(() => false);
-  return again;
-}
-
-export type PushActionResult = { type: 'ok'; status: PushStatus } | { type: 'error'; reason: PushError; status: PushStatus };
-
-async function vapidKey(publicKey: string | null | undefined): Promise<string | null> {
-  if (publicKey) return publicKey;
-  const known = $settings.get()?.push_public_key;
-  if (known) return known;
-  const loaded = await loadSettings();
-  return loaded.type === 'ok' ? loaded.settings.push_public_key : null;
-}
-
-/**
- * Turns push on: asks for permission, subscribes with the site's VAPID key (`publicKey`, else the
- * settings' `push_public_key`) and registers the subscription with the server.
- */
-export async function subscribePush(options: { publicKey?: string | null } = {}, env: PushEnv = browserPushEnv()): Promise<PushActionResult> {
-  if (!isPushCapable(env)) return { type: 'error', reason: 'browser', status: setStatus('unsupported') };
-  const before = $push.get().status;
-  $push.set({ status: before, busy: true, error: null });
-  const fail = (reason: PushError, status: PushStatus = before === 'loading' ? 'not_subscribed' : before): PushActionResult => ({ type: 'error', reason, status: setStatus(status, reason) });
-  const key = await vapidKey(options.publicKey);
-  if (!key) return fail('no_key');
-  const permission = env.notification!.permission === 'granted' ? 'granted' : await env.notification!.requestPermission();
-  if (permission === 'denied') return fail('permission', 'denied');
-  if (permission !== 'granted') return fail('permission', 'not_subscribed');
-  let subscription: PushSubscriptionLike;
-  try {
-    await registerServiceWorker(env);
-    const registration = await env.serviceWorker!.ready;
-    const serverKey = applicationServerKey(key);
-    const existing = await registration.pushManager.getSubscription();
-    // A subscription made with another key (the server's key changed) cannot be used: replace it.
-    if (existing && !sameKey(existing.options?.applicationServerKey, serverKey)) await existing.unsubscribe();
-    subscription = existing && sameKey(existing.options?.applicationServerKey, serverKey) ? existing : await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: serverKey });
-  } catch {
-    return fail('browser', 'not_subscribed');
-  }
-  const registration = await env.serviceWorker!.ready;
-  const sent = await register(registration, subscription, applicationServerKey(key));
-  if (sent.type === 'error') {
-    // Keep browser and server in step: no subscription the server does not know of.
-    await (await registration.pushManager.getSubscription().catch(() => null))?.unsubscribe().catch(() => false);
-    return fail(sent.reason, 'not_subscribed');
-  }
-  env.storage?.setItem(SYNC_KEY, '');
-  return { type: 'ok', status: setStatus('subscribed') };
-}
-
-/** Turns push off for this browser: ends the subscription in the browser and on the server. */
-export async function unsubscribePush(env: PushEnv = browserPushEnv()): Promise<PushActionResult> {
-  if (!isPushCapable(env)) return { type: 'error', reason: 'browser', status: setStatus('unsupported') };
-  const before = $push.get().status;
-  $push.set({ status: before, busy: true, error: null });
-  let subscription: PushSubscriptionLike | null = null;
-  try {
-    const registration = await registerServiceWorker(env);
-    subscription = await registration.pushManager.getSubscription();
-  } catch {
-    subscription = null;
-  }
-  if (!subscription) return { type: 'ok', status: setStatus(env.notification!.permission === 'denied' ? 'denied' : 'not_subscribed') };
-  const removed = await deleteSubscription(subscription.endpoint);
-  if (removed.type === 'error') return { type: 'error', reason: removed.reason, status: setStatus(before, removed.reason) };
-  await subscription.unsubscribe().catch(() => false);
-  env.storage?.setItem(SYNC_KEY, '');
-  return { type: 'ok', status: setStatus('not_subscribed') };
 }

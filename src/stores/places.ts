@@ -1,10 +1,12 @@
 /**
  * Places for the search island (MEM-07, MEM-08): the regions per country (`/api/regions.php`) and the
- * interest keys (`/api/interests.php`), each fetched at most once per page life and kept in a store; and
- * geocodes (`/api/geocode.php`) kept for an hour per position.
+ * interest keys (`/api/interests.php`), each fetched at most once per page life and kept in a store;
+ * geocodes (`/api/geocode.php`) kept for an hour per position; and 'use my location' (`$location`: may
+ * the browser's position be read, and where the last look-up found the member).
  */
-import { atom } from 'nanostores';
+import { atom, map } from 'nanostores';
 import { api, failureReason, isAuthenticationRequired, type FailureReason } from '../client/api';
+import { currentPosition, locationPermission, type LocationPermission, type NavigatorLike } from '../client/geolocation';
 import type { components, paths } from '../shared/api-types';
 
 export type Region = components['schemas']['Region'];
@@ -81,8 +83,56 @@ export async function lookupGeocode(lat: number, lon: number, now: () => number 
   });
 }
 
+/** Where 'use my location' stands: looking, found a region (its name), failed, or found no region. */
+export type LocateStatus = { type: 'idle' } | { type: 'busy' } | { type: 'done'; region: string } | { type: 'failed' } | { type: 'none' };
+
+export interface LocationState {
+  /** Whether the browser's position may be read (src/client/geolocation.ts). */
+  permission: LocationPermission;
+  locate: LocateStatus;
+}
+
+export const $location = map<LocationState>({ permission: 'unsupported', locate: { type: 'idle' } });
+
+/** Asks the browser whether the position may be read (no prompt). */
+export async function checkLocationPermission(nav?: NavigatorLike): Promise<LocationPermission> {
+  const permission = await locationPermission(nav);
+  $location.setKey('permission', permission);
+  return permission;
+}
+
+/**
+ * 'Use my location' (MEM-08): reads the position (may prompt) and looks up its country and region.
+ * Answers the place found, or null (denied, no position, no region there; `$location` says which).
+ */
+export async function locateMe(nav?: NavigatorLike): Promise<{ country: string; region: Region } | null> {
+  $location.setKey('locate', { type: 'busy' });
+  const position = await currentPosition(nav);
+  if (position.type === 'denied') {
+    $location.set({ permission: 'denied', locate: { type: 'idle' } });
+    return null;
+  }
+  if (position.type !== 'ok') {
+    $location.setKey('locate', { type: 'failed' });
+    return null;
+  }
+  const found = await lookupGeocode(position.lat, position.lon);
+  if (found.type !== 'ok') {
+    $location.setKey('locate', { type: 'failed' });
+    return null;
+  }
+  const { country, region } = found.value;
+  if (!country || !region) {
+    $location.setKey('locate', { type: 'none' });
+    return null;
+  }
+  $location.set({ permission: 'granted', locate: { type: 'done', region: region.name } });
+  return { country, region };
+}
+
 /** Forgets everything (tests; a new page starts empty anyway). */
 export function resetPlaces(): void {
+  $location.set({ permission: 'unsupported', locate: { type: 'idle' } });
   regions.reset();
   interests.reset();
   geocodes.clear();

@@ -1,11 +1,12 @@
 /**
  * The signed-in member (`$user`) and the interface language, with the actions that talk to
- * `/api/user.php`: reload (AUTH-01, refreshed periodically by CLI-08), language change (I18N-03), and
+ * `/api/user.php`: reload (AUTH-01, refreshed periodically by CLI-08; the balance goes to `$credits`), language change (I18N-03), and
  * clearing on logout (CLI-02).
  */
 import { atom } from 'nanostores';
 import { api, failureReason, isAuthenticationRequired, whenAuthenticationRequired, type FailureReason } from '../client/api';
 import type { components } from '../shared/api-types';
+import { setCredits } from './credits';
 
 export type User = components['schemas']['User'];
 export type Language = components['schemas']['Language'];
@@ -33,6 +34,7 @@ export async function loadUser(): Promise<LoadUserResult> {
     const { data, error, response } = await api.GET('/api/user.php');
     if (data) {
       $user.set(data);
+      setCredits(data.credits);
       return { type: 'ok', user: data };
     }
     if (response.status === 403) {

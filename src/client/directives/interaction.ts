@@ -21,6 +21,7 @@
  *   if the pointer is still down (a synthetic `pointerdown` where the press began).
  */
 import type { ClientDirective } from 'astro';
+import { ISLAND_READY_EVENT } from '../../shared/island-ready';
 
 export interface InteractionOptions {
   /** CSS selector of the controls that bring the island to life; a click on one is held until it listens. */
@@ -43,7 +44,7 @@ export interface InteractionOptions {
 }
 
 /** The event an island using this directive dispatches (bubbling, from inside itself) once it listens. */
-export const ISLAND_READY_EVENT = 'island-ready';
+export { ISLAND_READY_EVENT };
 
 const WARM_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin'] as const;
 const PRESS_END_EVENTS = ['pointerup', 'pointercancel'] as const;

@@ -7,8 +7,7 @@
  *   modal (after signup) opens as a modal dialog from 768 px; below that the alert shows instead.
  */
 import { api } from '../../client/api';
-import { initPush, subscribePush, unsubscribePush } from '../../client/push';
-import { $push, $pushOffer } from '../../stores/push';
+import { $push, $pushOffer, initPush, subscribePush, unsubscribePush } from '../../stores/push';
 import { afterEntryWarning } from '../../client/entry-warning';
 
 /** From this width the activation reminder after signup is a modal; narrower screens are smartphones. */

@@ -2,21 +2,22 @@
  * The chat screen (CHT-02, CHT-03, CHT-05, CHT-08, CHT-10, CHT-11): the conversation's messages, older
  * ones on request, new ones live from the stream, the member's own sends shown at once and retried with
  * the same client id, 'typing…' and 'seen', and the composer with its cost. The server renders it whole
- * with a plain POST form, so reading and writing work without JavaScript too.
+ * with a plain POST form, so reading and writing work without JavaScript too. Everything fetched or live
+ * is the `$chatRoom` store's (src/stores/chat-room.ts), the balance `$credits`; this island renders them
+ * and calls their actions, keeping only which picker is open.
  */
+import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { api, failureReason } from '../../client/api';
-import { onLiveEvent } from '../../client/live';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { unpackProps, type PackedProps } from '../../shared/island-props';
 import { messageTimeFormat } from '../../shared/message-time';
-import type { paths } from '../../shared/api-types';
-import type { ChatPhotoAnswer, ChatPhotoFields } from '../../shared/api/chat-photo';
+import { $chatRoom, chatRoomState, followChatRoom, initChatRoom, loadOlder, sendDraft, sendItem, sendMessage, sendPhoto, setDraft, typeDraft, type ChatMessageJson, type ChatRoomStart } from '../../stores/chat-room';
+import { lastSeenOwn } from '../../stores/chat-state';
+import { $credits } from '../../stores/credits';
 import GifPicker from './GifPicker';
 import GiftPicker from './GiftPicker';
 import IcebreakerModal from './IcebreakerModal';
 import { typedValues } from '../typed-values';
-import { addPending, dropPending, lastSeenOwn, mergeStored, newClientId, setPendingState, type ChatMessageJson, type ShownMessage } from './chat-state';
 
 export interface ChatRoomProps {
   messages: Messages;
@@ -47,156 +48,59 @@ export interface ChatRoomProps {
   limitReached: boolean;
 }
 
-const TYPING_SHOWN_MS = 5000;
-const TYPING_SEND_EVERY_MS = 3000;
-
 export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> }) {
   const props = useMemo(() => unpackProps(data), [data]);
   const t = createClientTranslator(props.messages, 'chats', props.when.lang);
-  const [list, setList] = useState<ShownMessage[]>(() => props.history.map((m) => ({ ...m, state: 'stored' as const })));
-  const [more, setMore] = useState(props.more);
-  const [conversationId, setConversationId] = useState(props.conversation.id);
-  const [seenThrough, setSeenThrough] = useState(props.conversation.seenThrough);
-  const [typingUntil, setTypingUntil] = useState(0);
-  const [now, setNow] = useState(0);
-  const [draft, setDraft] = useState(props.draft);
-  const [credits, setCredits] = useState(props.me.credits);
-  const [refusal, setRefusal] = useState<string | null>(props.refusal === 'conversation_limit' ? null : props.refusal);
-  const [limitReached, setLimitReached] = useState(props.limitReached || props.refusal === 'conversation_limit');
-  const [loadingOlder, setLoadingOlder] = useState(false);
+  const start: ChatRoomStart = useMemo(
+    () => ({
+      me: props.me.id,
+      partner: props.partner.id,
+      credits: props.me.credits,
+      conversation: props.conversation.id,
+      seenThrough: props.conversation.seenThrough,
+      history: props.history,
+      more: props.more,
+      draft: props.draft,
+      refusal: props.refusal,
+      limitReached: props.limitReached,
+    }),
+    [props],
+  );
+  // Until the store is started (the server's render, hydration), the props are the chat.
+  const stored = useStore($chatRoom);
+  const initial = useMemo(() => chatRoomState(start), [start]);
+  const { messages: list, more, conversation: conversationId, seenThrough, typing, draft, refusal, limitReached, loadingOlder } = stored ?? initial;
+  const credits = useStore($credits) ?? props.me.credits;
+  // Purely visual: which picker is open.
   const [panel, setPanel] = useState<'none' | 'gift' | 'gif'>(props.openGift ? 'gift' : 'none');
   const [icebreakerOpen, setIcebreakerOpen] = useState(false);
-  const lastTypingSent = useRef(0);
   const composer = useRef<HTMLFormElement>(null);
   const listEnd = useRef<HTMLDivElement>(null);
-  const conversationRef = useRef(conversationId);
-  conversationRef.current = conversationId;
 
-  // Live: messages of this conversation (or the first one of a conversation that starts now), typing, 'seen'.
-  useEffect(
-    () =>
-      onLiveEvent((event) => {
-        const d = event.data as Record<string, number>;
-        if (event.type === 'message') {
-          const m = event.data as unknown as ChatMessageJson;
-          const mine = m.sender === props.me.id;
-          const ours = conversationRef.current === null ? (mine ? m.recipient : m.sender) === props.partner.id : m.conversation === conversationRef.current;
-          if (!ours) return;
-          if (conversationRef.current === null) setConversationId(m.conversation);
-          setList((l) => mergeStored(l, [m]));
-          if (!mine) {
-            setTypingUntil(0);
-            if (document.visibilityState === 'visible') void api.PUT('/api/chat.php', { body: { conversation: m.conversation } }).catch(() => {});
-          }
-        } else if (event.type === 'typing' && d.conversation === conversationRef.current && d.member === props.partner.id) {
-          setTypingUntil(Date.now() + TYPING_SHOWN_MS);
-        } else if (event.type === 'read' && d.conversation === conversationRef.current && d.reader === props.partner.id) {
-          setSeenThrough((s) => Math.max(s ?? 0, d.through ?? 0));
-        }
-      }),
-    [props.me.id, props.partner.id],
-  );
-
-  // UX-03: a message typed before the island hydrated is in the DOM only: adopt it once.
   useEffect(() => {
+    initChatRoom(start);
+    // UX-03: a message typed before the island hydrated is in the DOM only: adopt it once.
     const { body } = typedValues(composer.current, { body: props.draft });
     if (body !== undefined) setDraft(body);
     // Only once, right after hydration.
   }, []);
 
-  // The typing line goes away by itself.
-  useEffect(() => {
-    if (typingUntil <= Date.now()) return;
-    const timer = setTimeout(() => setNow(Date.now()), typingUntil - Date.now() + 10);
-    return () => clearTimeout(timer);
-  }, [typingUntil]);
+  // Live: messages of this conversation (or the first one of a conversation that starts now), typing, 'seen'.
+  useEffect(() => followChatRoom(), [props.me.id, props.partner.id]);
 
   useEffect(() => {
     listEnd.current?.scrollIntoView({ block: 'end' });
   }, [list.length]);
 
-  const send = async (message: ShownMessage) => {
-    setList((l) => setPendingState(l, message.client_id, 'sending'));
-    try {
-      const { data: answer, error } = await api.POST('/api/chat.php', { body: { to: props.partner.id, client_id: message.client_id, kind: message.kind, body: message.body, attachment: message.attachment } });
-      if (answer) {
-        setList((l) => mergeStored(l, [answer.message]));
-        setCredits(answer.balance);
-        setConversationId(answer.message.conversation);
-        return;
-      }
-      const reason = failureReason(error);
-      setList((l) => dropPending(l, message.client_id));
-      // The limit was reached meanwhile (another tab): the notice and its ways forward take over.
-      if (reason === 'conversation_limit') setLimitReached(true);
-      else setRefusal(reason);
-      if (reason === 'insufficient_credits' || reason === 'conversation_limit' || reason === 'recipient_unconfirmed') setDraft(message.body);
-    } catch {
-      // No answer after the client's retries: keep it, marked, to send again with the same client id.
-      setList((l) => setPendingState(l, message.client_id, 'failed', 'network'));
-    }
-  };
-
-  /** A gift or a gif: shown at once, sent with its own client id like a text. */
-  const sendItem = (kind: 'gift' | 'gif', attachment: string, shownAs: string | null) => {
-    setRefusal(null);
+  /** A gift or a gif: the picker closes, the store sends it. */
+  const pick = (kind: 'gift' | 'gif', attachment: string, shownAs: string | null) => {
     setPanel('none');
-    const clientId = newClientId();
-    const pending = { conversation: conversationId ?? 0, sender: props.me.id, recipient: props.partner.id, kind, body: '', attachment: shownAs ?? attachment, client_id: clientId, created_at: new Date().toISOString() };
-    setList((l) => addPending(l, pending));
-    void send({ ...pending, attachment, id: 0, credits: 0, state: 'sending' });
+    sendItem(kind, attachment, shownAs);
   };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const body = draft;
-    if (body.trim() === '') {
-      setRefusal('message_empty');
-      return;
-    }
-    setRefusal(null);
-    const clientId = newClientId();
-    const pending = { conversation: conversationId ?? 0, sender: props.me.id, recipient: props.partner.id, kind: 'text' as const, body, attachment: null, client_id: clientId, created_at: new Date().toISOString() };
-    setList((l) => addPending(l, pending));
-    setDraft('');
-    // The message ends the other side's 'typing…' (they clear it when it arrives): the next keystroke announces it again.
-    lastTypingSent.current = 0;
-    void send({ ...pending, id: 0, credits: 0, state: 'sending' });
-  };
-
-  const sendPhoto = async (file: File) => {
-    setRefusal(null);
-    const clientId = newClientId();
-    const pending = { conversation: conversationId ?? 0, sender: props.me.id, recipient: props.partner.id, kind: 'photo' as const, body: '', attachment: null, client_id: clientId, created_at: new Date().toISOString() };
-    setList((l) => addPending(l, pending));
-    const fields: ChatPhotoFields = { to: String(props.partner.id), client_id: clientId };
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.set(name, value);
-    form.set('photo', file);
-    try {
-      const res = await fetch('/api/chat-photo.php' satisfies keyof paths, { method: 'POST', body: form, credentials: 'same-origin' });
-      const answer = (await res.json().catch(() => null)) as (Partial<ChatPhotoAnswer> & { error?: string }) | null;
-      if (res.ok && answer?.message) {
-        setList((l) => mergeStored(l, [answer.message!]));
-        if (typeof answer.balance === 'number') setCredits(answer.balance);
-        setConversationId(answer.message.conversation);
-        return;
-      }
-      setList((l) => dropPending(l, clientId));
-      setRefusal(answer?.error ?? 'internal_error');
-    } catch {
-      setList((l) => dropPending(l, clientId));
-      setRefusal('internal_error');
-    }
-  };
-
-  const onType = (value: string) => {
-    setDraft(value);
-    const at = Date.now();
-    if (conversationId !== null && value.trim() !== '' && at - lastTypingSent.current > TYPING_SEND_EVERY_MS) {
-      lastTypingSent.current = at;
-      void api.POST('/api/typing.php', { body: { conversation: conversationId } }).catch(() => {});
-    }
+    sendDraft();
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -206,25 +110,9 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
     }
   };
 
-  const loadOlder = async () => {
-    const oldest = list.find((m) => m.state === 'stored');
-    if (!oldest || conversationId === null) return;
-    setLoadingOlder(true);
-    try {
-      const { data: page } = await api.GET('/api/chat.php', { params: { query: { id: String(conversationId), before: String(oldest.id) } } });
-      if (page) {
-        setList((l) => mergeStored(l, page.messages));
-        setMore(page.more);
-      }
-    } finally {
-      setLoadingOlder(false);
-    }
-  };
-
   const seenId = lastSeenOwn(list, props.me.id, seenThrough);
   // Nothing can be sent into a conversation the member may not start.
   const blocked = limitReached && conversationId === null;
-  const typing = typingUntil > Math.max(now, Date.now() - 1);
   const length = [...draft].length;
   const time = useMemo(() => messageTimeFormat(props.when.lang, props.when.timeZone, new Date()), [props.when.lang, props.when.timeZone]);
 
@@ -262,7 +150,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
                 {m.state === 'failed' && (
                   <span className="text-danger">
                     {t('failed')}{' '}
-                    <button type="button" className="btn btn-link btn-sm p-0 align-baseline" onClick={() => void send(m)} data-retry>
+                    <button type="button" className="btn btn-link btn-sm p-0 align-baseline" onClick={() => void sendMessage(m)} data-retry>
                       {t('retry')}
                     </button>
                   </span>
@@ -296,12 +184,12 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
       {!props.me.confirmed && <p className="small text-body-secondary" data-self-unconfirmed>{t('unconfirmed_self')}</p>}
       {panel === 'gift' && (
         <div className="chat-panel border rounded p-2 mb-2" data-gift-panel>
-          <GiftPicker messages={props.messages} lang={props.when.lang} onPick={(gift) => sendItem('gift', gift.id, null)} />
+          <GiftPicker messages={props.messages} lang={props.when.lang} onPick={(gift) => pick('gift', gift.id, null)} />
         </div>
       )}
       {panel === 'gif' && (
         <div className="chat-panel border rounded p-2 mb-2" data-gif-panel>
-          <GifPicker messages={props.messages} autoFocus onPick={(gif) => sendItem('gif', gif.id, gif.url)} />
+          <GifPicker messages={props.messages} autoFocus onPick={(gif) => pick('gif', gif.id, gif.url)} />
         </div>
       )}
       <IcebreakerModal
@@ -346,7 +234,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
           {t('write_label', { name: props.partner.name })}
         </label>
         <div className="d-flex gap-2 align-items-end">
-          <textarea id="chat-body" name="body" className="form-control" rows={2} maxLength={props.maxLength * 2} value={draft} onChange={(e) => onType(e.currentTarget.value)} onKeyDown={onKeyDown} placeholder={t('placeholder')} disabled={blocked} aria-describedby={blocked ? 'chat-limit chat-cost' : 'chat-cost'} />
+          <textarea id="chat-body" name="body" className="form-control" rows={2} maxLength={props.maxLength * 2} value={draft} onChange={(e) => typeDraft(e.currentTarget.value)} onKeyDown={onKeyDown} placeholder={t('placeholder')} disabled={blocked} aria-describedby={blocked ? 'chat-limit chat-cost' : 'chat-cost'} />
           <label className={`btn btn-outline-secondary mb-0${blocked ? ' disabled' : ''}`} title={t('send_photo_cost', { credits: props.cost.photo, count: props.cost.photo })}>
             <span className="visually-hidden">{t('send_photo')}</span>
             <span aria-hidden="true">📷</span>

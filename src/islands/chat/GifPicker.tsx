@@ -1,12 +1,14 @@
 /**
  * Gif search for the chat (CHT-07): a labelled search field, a grid of gif buttons (alt text, arrow
- * keys move between them), 'load more'. Calls `GET /api/gifs.php` through the shared API client; an
- * empty search shows the default selection. Choosing a gif calls `onPick(gif)`.
+ * keys move between them), 'load more'. The search and its results live in the `$gifSearch` store
+ * (src/stores/gif-search.ts); an empty search shows the default selection. Choosing a gif calls `onPick(gif)`.
  */
-import { useCallback, useEffect, useId, useReducer, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { GIF_QUERY_MAX } from '../../shared/api/limits';
-import { fetchGifs, gifReducer, gridMove, initialGifState, type GifItem } from './gif-search';
+import { $gifSearch, moreGifs, openGifSearch, searchGifs, type GifItem } from '../../stores/gif-search';
+import { gridMove } from './grid';
 
 export interface GifPickerProps {
   /** `messagesFor(lang, ['chat', 'errors'])`. */
@@ -24,48 +26,28 @@ export default function GifPicker({ messages, onPick, columns = 3, debounceMs = 
   const t = createClientTranslator(messages, 'chat');
   const id = useId();
   const [text, setText] = useState('');
-  const [state, dispatch] = useReducer(gifReducer, initialGifState);
-  const sequence = useRef(0);
+  const state = useStore($gifSearch);
+  const opened = useRef(false);
   const grid = useRef<HTMLUListElement>(null);
-
-  const run = useCallback(async (query: string, offset: number, request: number) => {
-    const result = await fetchGifs(query, offset);
-    if (result.type === 'ok') dispatch({ type: 'loaded', request, page: result.data, append: offset > 0 });
-    else if (result.type === 'error') dispatch({ type: 'failed', request, reason: result.reason });
-  }, []);
-
-  const search = useCallback(
-    (query: string) => {
-      const request = ++sequence.current;
-      dispatch({ type: 'search', query, request });
-      void run(query, 0, request);
-    },
-    [run],
-  );
 
   // The default selection once, then a search after each typing pause.
   useEffect(() => {
-    if (sequence.current === 0) {
-      search('');
+    if (!opened.current) {
+      opened.current = true;
+      void openGifSearch();
       return;
     }
     if (debounceMs <= 0 || text.trim() === state.query.trim()) return;
-    const timer = setTimeout(() => search(text), debounceMs);
+    const timer = setTimeout(() => void searchGifs(text), debounceMs);
     return () => clearTimeout(timer);
   }, [text]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    search(text);
+    void searchGifs(text);
   };
 
-  const more = () => {
-    if (state.next === null || state.status !== 'idle') return;
-    const offset = state.next;
-    const request = ++sequence.current;
-    dispatch({ type: 'more', request });
-    void run(state.query, offset, request);
-  };
+  const more = () => void moreGifs();
 
   const onGridKey = (event: KeyboardEvent<HTMLUListElement>) => {
     const buttons = [...(grid.current?.querySelectorAll<HTMLButtonElement>('button[data-gif]') ?? [])];

@@ -1,12 +1,14 @@
 /**
  * The gift picker of the chat (GFT-01): a grid of gift buttons, each with its image, its name and the
  * site's gift cost in credits. The catalogue comes as a prop (the page renders it from `listGifts`) or,
- * without one, from `GET /api/gifts.php`. Choosing a gift calls `onPick(gift, cost)`; charging it is the
+ * without one, from the `$giftCatalogue` store (`GET /api/gifts.php`). Choosing a gift calls `onPick(gift, cost)`; charging it is the
  * chat's job.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
-import { fetchGifts, gridMove, type Gift, type GiftCatalogue } from './gif-search';
+import { $giftCatalogue, openGiftCatalogue, type Gift, type GiftCatalogue } from '../../stores/gif-search';
+import { gridMove } from './grid';
 
 export interface GiftPickerProps {
   /** `messagesFor(lang, ['chat', 'errors'])`. */
@@ -24,22 +26,13 @@ export interface GiftPickerProps {
 
 export default function GiftPicker({ messages, onPick, catalogue, columns = 3, disabled = false, lang }: GiftPickerProps) {
   const t = createClientTranslator(messages, 'chat', lang);
-  const [loaded, setLoaded] = useState<GiftCatalogue | null>(catalogue ?? null);
-  const [failed, setFailed] = useState(false);
+  const loaded = useStore($giftCatalogue);
   const grid = useRef<HTMLUListElement>(null);
-  const current = catalogue ?? loaded;
+  const current = catalogue ?? loaded.catalogue;
+  const failed = loaded.failed;
 
   useEffect(() => {
-    if (catalogue) return;
-    let live = true;
-    void fetchGifts().then((result) => {
-      if (!live) return;
-      if (result.type === 'ok') setLoaded(result.data);
-      else if (result.type === 'error') setFailed(true);
-    });
-    return () => {
-      live = false;
-    };
+    if (!catalogue) void openGiftCatalogue();
   }, [catalogue]);
 
   const onGridKey = (event: KeyboardEvent<HTMLUListElement>) => {

@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
-import { FOCUSABLE, trapTab } from './gif-search';
+import { FOCUSABLE, trapTab } from './grid';
 
 export interface IcebreakerModalProps {
   /** `messagesFor(lang, ['chat'])`. */

@@ -2,15 +2,15 @@
  * The swipe game's deck (GAME-02): one member card at a time, like or skip by touch (the shared
  * SwipeCardView drag), the arrow keys or the labelled buttons. The server renders the first card inside a
  * POST form whose buttons work without JavaScript (/swipe-game); once hydrated the buttons and swipes call
- * `POST /api/swipe.php` instead and the next card follows without a page load. The fifth like of the day
+ * `POST /api/swipe.php` (the `$swipe` store's {@link chooseCard}) instead and the next card follows
+ * without a page load. The fifth like of the day
  * is refused by the server with its 'come back tomorrow' text, which the deck then shows. A like that
  * makes a match opens the 'It's a match!' modal at once (UX-01).
  */
-import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import { api, failureReason, isAuthenticationRequired } from '../../client/api';
-import { dispatchLiveEvent } from '../../client/live';
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
-import type { SwipeCard, SwipeDecision } from '../tinderswipe/deck';
+import { $swipe, chooseCard, initSwipe, swipeState, type SwipeCard, type SwipeDecision, type SwipeOutcome } from '../../stores/swipe';
 import { SwipeCardView } from '../tinderswipe/TinderSwipe';
 
 interface Props {
@@ -28,50 +28,33 @@ interface Props {
   lang: string;
 }
 
-const MAX_SKIPPED = 40;
-
 export default function SwipeGame({ cards, messages, likesLeft, skipped, limitText, fictionalLabel, fictionalWarning, lang }: Props) {
   const t = createClientTranslator(messages, 'games', lang);
-  const [index, setIndex] = useState(0);
-  const [left, setLeft] = useState(likesLeft);
-  const [limit, setLimit] = useState(limitText);
-  const [passed, setPassed] = useState(skipped);
-  const [busy, setBusy] = useState(false);
+  // Until the store is started (the server's render, hydration), the props are the deck.
+  const stored = useStore($swipe);
+  const initial = useMemo(() => swipeState({ cards, likesLeft, skipped, limitText }), [cards, likesLeft, skipped, limitText]);
+  const { cards: deck, index, likesLeft: left, limited, limitText: limitSaid, skipped: passed, busy, outcome } = stored ?? initial;
   const [ready, setReady] = useState(false);
-  const [said, setSaid] = useState('');
   const deckRef = useRef<HTMLDivElement>(null);
-  const card = cards[index];
+  const card = deck[index];
+  const limit = limited ? (limitSaid ?? t('swipe.error')) : null;
 
-  useEffect(() => setReady(true), []);
+  useEffect(() => {
+    initSwipe({ cards, likesLeft, skipped, limitText });
+    setReady(true);
+  }, []);
 
   async function choose(decision: SwipeDecision) {
-    if (!card || busy) return;
-    setBusy(true);
-    try {
-      const { data, error, response } = await api.POST('/api/swipe.php', { body: { id: card.id, like: decision === 'like' } });
-      if (data) {
-        setLeft(data.likes_left);
-        setSaid(data.match ? t('swipe.match', { name: card.name }) : t(decision === 'like' ? 'swipe.liked' : 'swipe.skipped', { name: card.name }));
-        // UX-01: the match modal opens on the spot, as for a match arriving live (like-modals.ts).
-        if (data.match) dispatchLiveEvent({ type: 'match', data: { member: card.id } });
-        if (decision === 'nope') setPassed((ids) => [...ids, card.id].slice(-MAX_SKIPPED));
-        setIndex((i) => i + 1);
-      } else if (response.status === 429 && failureReason(error) === 'swipe_limit_reached') {
-        const text = (error as { message?: string }).message ?? t('swipe.error');
-        setLimit(text);
-        setSaid(text);
-      } else if (response.status === 404) {
-        // Gone meanwhile (blocked, invisible, deleted): on to the next card.
-        setIndex((i) => i + 1);
-      } else {
-        setSaid(t('swipe.error'));
-      }
-    } catch (err) {
-      if (!isAuthenticationRequired(err)) setSaid(t('swipe.error'));
-    } finally {
-      setBusy(false);
-      deckRef.current?.focus({ preventScroll: true });
-    }
+    if (await chooseCard(decision)) deckRef.current?.focus({ preventScroll: true });
+  }
+
+  /** The line the screen reader hears after a choice. */
+  function saying(said: SwipeOutcome): string {
+    if (said === null) return '';
+    if (said.type === 'match') return t('swipe.match', { name: said.name });
+    if (said.type === 'liked' || said.type === 'skipped') return t(`swipe.${said.type}`, { name: said.name });
+    if (said.type === 'limit') return limit ?? '';
+    return t('swipe.error');
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
@@ -147,7 +130,7 @@ export default function SwipeGame({ cards, messages, likesLeft, skipped, limitTe
           <a className="btn btn-primary" href={more}>{t('swipe.more')}</a>
         </section>
       )}
-      <p className="visually-hidden" aria-live="polite">{said}</p>
+      <p className="visually-hidden" aria-live="polite">{saying(outcome)}</p>
     </div>
   );
 }

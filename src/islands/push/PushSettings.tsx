@@ -1,13 +1,12 @@
 /**
  * Push notification settings (PUSH-01, SET-01): the push state of this browser and a button to turn
- * push on or off. The state and the browser work live in `$push` and src/client/push.ts; this island
+ * push on or off. The state and the browser work live in the `$push` store (src/stores/push.ts); this island
  * only renders them.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import { initPush, subscribePush, unsubscribePush } from '../../client/push';
 import { createClientTranslator, type Messages } from '../../i18n/client';
-import { $push } from '../../stores/push';
+import { $push, initPush, subscribePush, unsubscribePush } from '../../stores/push';
 
 export interface PushSettingsProps {
   messages: Messages;

@@ -7,12 +7,11 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
-import { ISLAND_READY_EVENT } from '../../client/directives/interaction';
-import { currentPosition, locationPermission, type LocationPermission } from '../../client/geolocation';
+import { ISLAND_READY_EVENT } from '../../shared/island-ready';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { unpackProps, type PackedProps } from '../../shared/island-props';
 import { searchUrl, type SearchQuery } from '../../shared/search-query';
-import { $regions, loadRegions, lookupGeocode } from '../../stores/places';
+import { $location, $regions, checkLocationPermission, loadRegions, locateMe as locate } from '../../stores/places';
 import { $search, initSearch, loadMore, restoreFromUrl, search, type SearchState } from '../../stores/search';
 import { checkedIn, typedValues } from '../typed-values';
 import { MemberCardItem, type CardSettings } from './MemberCardItem';
@@ -64,8 +63,6 @@ function queryOf(d: Draft): SearchQuery {
   };
 }
 
-type LocateState = { type: 'idle' } | { type: 'busy' } | { type: 'done'; region: string } | { type: 'failed' } | { type: 'none' };
-
 /** The props arrive packed as one JSON string (src/shared/island-props.ts): a page of cards is most of them. */
 export default function MemberSearch({ data }: { data: PackedProps<MemberSearchProps> }) {
   const props = useMemo(() => unpackProps(data), [data]);
@@ -78,8 +75,7 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
   const [hydrated, setHydrated] = useState(false);
   const state: SearchState = stored ?? { ...props.initial, status: 'idle' };
   const [draft, setDraft] = useState<Draft>(() => draftOf(props.initial.applied));
-  const [permission, setPermission] = useState<LocationPermission>('unsupported');
-  const [locate, setLocate] = useState<LocateState>({ type: 'idle' });
+  const { permission, locate: located } = useStore($location);
   const regionsByCountry = storedRegions ?? props.regions;
 
   useEffect(() => {
@@ -107,9 +103,8 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
     };
     globalThis.addEventListener('popstate', onPop);
     let alive = true;
-    void locationPermission().then((p) => {
+    void checkLocationPermission().then((p) => {
       if (!alive) return;
-      setPermission(p);
       // Already allowed: preselect the region when none is chosen yet (MEM-08).
       if (p === 'granted' && !props.initial.applied.region) void locateMe();
     });
@@ -127,22 +122,10 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
     if (hydrated) root.current?.dispatchEvent(new Event(ISLAND_READY_EVENT, { bubbles: true }));
   }, [hydrated]);
 
+  /** 'Use my location': the store finds the place; the form preselects it. */
   async function locateMe() {
-    setLocate({ type: 'busy' });
-    const position = await currentPosition();
-    if (position.type === 'denied') {
-      setPermission('denied');
-      setLocate({ type: 'idle' });
-      return;
-    }
-    if (position.type !== 'ok') return setLocate({ type: 'failed' });
-    const found = await lookupGeocode(position.lat, position.lon);
-    if (found.type !== 'ok') return setLocate({ type: 'failed' });
-    const { country, region } = found.value;
-    if (!country || !region) return setLocate({ type: 'none' });
-    setPermission('granted');
-    setDraft((d) => ({ ...d, country, region: String(region.id) }));
-    setLocate({ type: 'done', region: region.name });
+    const found = await locate();
+    if (found) setDraft((d) => ({ ...d, country: found.country, region: String(found.region.id) }));
   }
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -216,13 +199,13 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
         </div>
         {hydrated && (permission === 'granted' || permission === 'unknown') && (
           <div className="mt-2">
-            <button type="button" className="btn btn-link btn-sm p-0" data-locate disabled={locate.type === 'busy'} onClick={() => void locateMe()}>
-              {locate.type === 'busy' ? t('locating') : t('locate')}
+            <button type="button" className="btn btn-link btn-sm p-0" data-locate disabled={located.type === 'busy'} onClick={() => void locateMe()}>
+              {located.type === 'busy' ? t('locating') : t('locate')}
             </button>
           </div>
         )}
         <p className="small text-body-secondary mb-0 mt-1" role="status" aria-live="polite" data-locate-status>
-          {permission === 'denied' ? t('locate_denied') : locate.type === 'done' ? t('located', { region: locate.region }) : locate.type === 'failed' ? t('locate_failed') : locate.type === 'none' ? t('locate_none') : ''}
+          {permission === 'denied' ? t('locate_denied') : located.type === 'done' ? t('located', { region: located.region }) : located.type === 'failed' ? t('locate_failed') : located.type === 'none' ? t('locate_none') : ''}
         </p>
       </form>
 

@@ -1,13 +1,13 @@
 /**
  * The signup form (SIGN-03..06). Server-rendered it is a plain form posting to /signup, so it works
- * before hydration; hydrated it posts to /api/signup.php and shows each field's error in place, with
- * the 'did you mean' suggestion for a mistyped e-mail domain.
+ * before hydration; hydrated it posts to /api/signup.php (its signup store, src/stores/signup.ts) and
+ * shows each field's error in place, with the 'did you mean' suggestion for a mistyped e-mail domain.
  */
+import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
-import type { paths } from '../../shared/api-types';
-import type { SignupErrorAnswer } from '../../shared/api/signup';
 import { suggestEmail } from '../../shared/email';
+import { createSignup, type SignupRequest } from '../../stores/signup';
 import { checkedIn, typedValues } from '../typed-values';
 
 export interface SignupFormProps {
@@ -28,8 +28,6 @@ export interface SignupFormProps {
   next?: string;
 }
 
-type Status = 'idle' | 'busy';
-
 export default function SignupForm(props: SignupFormProps) {
   const t = createClientTranslator(props.messages, 'signup');
   const id = useId();
@@ -44,10 +42,9 @@ export default function SignupForm(props: SignupFormProps) {
   });
   // HON-02: asked, never assumed: off unless the visitor ticks it.
   const [publicProfile, setPublicProfile] = useState(props.initial?.public_profile === '1');
-  const [errors, setErrors] = useState<Record<string, string>>(props.errors ?? {});
-  const [suggestion, setSuggestion] = useState<string | null>(props.suggestion ?? null);
-  const [status, setStatus] = useState<Status>('idle');
-  const [formError, setFormError] = useState<string | null>(null);
+  const [signup] = useState(() => createSignup({ errors: props.errors, suggestion: props.suggestion }));
+  const { status, errors, suggestion, refusal } = useStore(signup.$signup);
+  const formError = refusal ? (refusal.message ?? t('errors:generic')) : null;
 
   // Whatever was typed before the island hydrated lives only in the DOM: take it over once (UX-03).
   const formRef = useRef<HTMLFormElement>(null);
@@ -61,35 +58,18 @@ export default function SignupForm(props: SignupFormProps) {
   }, []);
 
   const set = (field: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field]: e.target.value }));
-  const busy = (b: boolean) => {
-    setStatus(b ? 'busy' : 'idle');
-    props.onBusyChange?.(b);
-  };
-
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status === 'busy') return;
-    busy(true);
-    setFormError(null);
-    try {
-      const res = await fetch('/api/signup.php' satisfies keyof paths, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-        body: JSON.stringify({ ...values, public_profile: publicProfile, ...(props.member ? { member_id: props.member.id } : {}), ...(props.invitation ? { invitation: props.invitation } : {}) }),
-      });
-      if (res.status === 201) {
-        window.location.assign(props.next ?? '/complete-signup');
-        return;
-      }
-      const body = (await res.json().catch(() => ({}))) as Partial<SignupErrorAnswer>;
-      setErrors(body.field_messages ?? {});
-      setSuggestion(body.suggestion ?? null);
-      if (!body.field_messages) setFormError(body.message ?? t('errors:generic'));
-      busy(false);
-    } catch {
-      setFormError(t('errors:generic'));
-      busy(false);
+    props.onBusyChange?.(true);
+    // The form's values as the visitor chose them; the server checks them all (its messages come back per field).
+    const request = { ...values, public_profile: publicProfile, ...(props.member ? { member_id: props.member.id } : {}), ...(props.invitation ? { invitation: props.invitation } : {}) } as SignupRequest;
+    const result = await signup.submit(request);
+    if (result.type === 'ok') {
+      window.location.assign(props.next ?? '/complete-signup');
+      return;
     }
+    props.onBusyChange?.(false);
   }
 
   const field = (name: string) => ({
@@ -121,7 +101,7 @@ export default function SignupForm(props: SignupFormProps) {
         {liveSuggestion && (
           <p className="small mb-0 mt-1" data-email-suggestion>
             {t('did_you_mean', { email: liveSuggestion })}{' '}
-            <button type="button" className="btn btn-link btn-sm p-0 align-baseline" onClick={() => { setValues((v) => ({ ...v, email: liveSuggestion })); setSuggestion(null); }}>
+            <button type="button" className="btn btn-link btn-sm p-0 align-baseline" onClick={() => { setValues((v) => ({ ...v, email: liveSuggestion })); signup.clearSuggestion(); }}>
               {t('use_suggestion', { email: liveSuggestion })}
             </button>
           </p>

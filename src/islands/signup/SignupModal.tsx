@@ -5,7 +5,7 @@
  * is lost by accident. Loaded on the first interaction with an entry (client:interaction, PERF-02).
  */
 import { useEffect, useRef, useState } from 'react';
-import { ISLAND_READY_EVENT } from '../../client/directives/interaction';
+import { ISLAND_READY_EVENT } from '../../shared/island-ready';
 import { createClientTranslator } from '../../i18n/client';
 import SignupForm, { type SignupFormProps } from './SignupForm';
 

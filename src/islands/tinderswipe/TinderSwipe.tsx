@@ -5,7 +5,7 @@
  * server renders the first card so the page means something before hydration.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { ISLAND_READY_EVENT } from '../../client/directives/interaction';
+import { ISLAND_READY_EVENT } from '../../shared/island-ready';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { decide, initialDeck, keepSwiping, type SwipeCard, type SwipeDecision } from './deck';
 import SwipeCardView from './SwipeCardView';

@@ -2,20 +2,9 @@
  * The swipe deck's rules, apart from React so they are tested directly: when a drag counts as a swipe,
  * and when the deck stops to invite the visitor to sign up.
  */
-export type SwipeDecision = 'like' | 'nope';
+import type { SwipeDecision } from '../../shared/swipe-card';
 
-export interface SwipeCard {
-  id: number;
-  name: string;
-  age: number;
-  place: string;
-  /** URLs of the main image and its thumbnail, with the main image's size. */
-  image: string;
-  thumb: string;
-  width: number;
-  height: number;
-  fictional: boolean;
-}
+export type { SwipeCard, SwipeDecision } from '../../shared/swipe-card';
 
 /** A drag further than this share of the card's width (at least MIN_SWIPE_PX) is a swipe. */
 export const SWIPE_SHARE = 0.25;

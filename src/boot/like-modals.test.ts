@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fill, popupDelay, popupLike, withoutDelayParam } from './like-modals';
-import { showCountBadge } from './nav-badge';
+import { showCountBadge } from '../client/nav-badge';
 import { newLikesCount } from '../stores/likes';
 
 const card = (id: number, like_new: boolean) => ({ id, name: `M${id}`, age: 30, country: 'NL', region: null, city: null, fictional: false, main_image: null, like_new, liked_at: '2026-11-23T00:00:00.000Z' });

@@ -6,7 +6,7 @@
  */
 import { setNewLikes, setUnreadMessages } from '../stores/counters';
 import { startLikeModals } from './like-modals';
-import { onLiveEvent, startLiveStream } from './live';
+import { onLiveEvent, startLiveStream } from '../client/live';
 
 onLiveEvent((event) => {
   if (event.type !== 'counters') return;

@@ -1,25 +1,28 @@
 /**
- * The client plumbing every page with the Default or Chat layout runs (ClientBoot.astro hands it the
+ * The boot of every page with the Default or Chat layout (ClientBoot.astro hands it the
  * page's state): user store, loading bar (NAV-07), chunk reload guard (CLI-03), page-hidden beacon
- * (CLI-06), bounce logging (CLI-05), connectivity (CLI-07), title count (NAV-06), app badge (CLI-09)
- * and, for a signed-in member, the periodic refresh (CLI-08). No React here: this runs on every page.
+ * (CLI-06), bounce logging (CLI-05), connectivity (CLI-07), title count (NAV-06), app badge (CLI-09),
+ * the navigation badges and the credits balance bound to their stores (NAV-01, NAV-02) and, for a
+ * signed-in member, the periodic refresh (CLI-08). No React here: this runs on every page.
  */
 import { $attentionCount, $counters, $online, setNewLikes, setUnreadMessages } from '../stores/counters';
 import { loadChats } from '../stores/chats';
+import { $credits, initCredits } from '../stores/credits';
 import { loadLikes } from '../stores/likes';
 import { computed } from 'nanostores';
+import { isPushSubscribed, setPushSubscribed } from '../stores/refresh';
 import { $language, $user, loadUser, type User } from '../stores/user';
 import { isLanguage } from '../shared/languages';
-import { isAuthenticationRequired } from './api';
-import { bindAppBadge, type BadgeNavigator } from './app-badge';
-import { bindBackButton, type BackButtonElement, type BackButtonWindow } from './back-button';
-import { installChunkReloadGuard } from './chunk-reload';
-import { bindOfflineBanner, trackConnectivity, type ConnectivityWindow } from './connectivity';
-import { bindLoadingBarToNavigation, createLoadingBar, type LoadingBarElement, type NavigationWindow, type PageLocation } from './loading-bar';
-import { installBounceLogging, installPageHiddenBeacon, type BeaconNavigator } from './page-events';
-import { startPeriodicRefresh, type Clock, type RefreshTask } from './refresh';
-import { bindDocumentTitle } from './title';
-import { bindCountBadge, type BadgeElement } from './nav-badge';
+import { isAuthenticationRequired } from '../client/api';
+import { bindAppBadge, type BadgeNavigator } from '../client/app-badge';
+import { bindBackButton, type BackButtonElement, type BackButtonWindow } from '../client/back-button';
+import { installChunkReloadGuard } from '../client/chunk-reload';
+import { bindOfflineBanner, trackConnectivity, type ConnectivityWindow } from '../client/connectivity';
+import { bindLoadingBarToNavigation, createLoadingBar, type LoadingBarElement, type NavigationWindow, type PageLocation } from '../client/loading-bar';
+import { installBounceLogging, installPageHiddenBeacon, type BeaconNavigator } from '../client/page-events';
+import { startPeriodicRefresh, type Clock, type RefreshTask } from '../client/refresh';
+import { bindDocumentTitle } from '../client/title';
+import { bindBalance, bindCountBadge, bindCreditBadge, type BadgeElement, type BalanceElement, type CreditBadgeElement } from '../client/nav-badge';
 
 /** What the server puts in `<script type="application/json" id="app-boot">`. */
 export interface BootData {
@@ -42,6 +45,8 @@ export const OFFLINE_BANNER_ID = 'offline-banner';
 export const BACK_BUTTON_ID = 'back-button';
 export const LIKES_BADGE_ID = 'likes-badge';
 export const UNREAD_BADGE_ID = 'unread-badge';
+export const CREDITS_BADGE_ID = 'credits-badge';
+export const BALANCE_ID = 'credits-balance';
 
 type Listening = {
   addEventListener(type: string, listener: (event: Event) => void): void;
@@ -66,7 +71,6 @@ export interface BootEnv {
 }
 
 const refreshTasks: RefreshTask[] = [];
-let pushSubscribed = false;
 
 /**
  * Adds a task to the periodic refresh of signed-in members (CLI-08): the chats and likes features
@@ -80,15 +84,7 @@ export function registerRefreshTask(task: RefreshTask): () => void {
   };
 }
 
-/** Tells the refresh schedule that push got (un)subscribed: 300 s instead of 60 s between runs. */
-export function setPushSubscribed(value: boolean): void {
-  pushSubscribed = value;
-}
-
-/** Whether this browser holds a push subscription (the member refresh runs every 300 s then, CLI-08). */
-export function isPushSubscribed(): boolean {
-  return pushSubscribed;
-}
+export { isPushSubscribed, setPushSubscribed } from '../stores/refresh';
 
 function memoryStorage(): Pick<Storage, 'getItem' | 'setItem'> {
   const values = new Map<string, string>();
@@ -105,7 +101,7 @@ export function startClient(data: BootData, env: BootEnv): () => void {
 
   $user.set(data.user);
   $language.set(isLanguage(data.lang) ? data.lang : (data.user?.language ?? null));
-  if (data.pushSubscribed !== undefined) pushSubscribed = data.pushSubscribed;
+  if (data.pushSubscribed !== undefined) setPushSubscribed(data.pushSubscribed);
 
   if (env.storage) cleanups.push(installChunkReloadGuard({ window: win, storage: env.storage, now: env.now, reload: env.reload }));
 
@@ -137,6 +133,12 @@ export function startClient(data: BootData, env: BootEnv): () => void {
   if (likesBadge) cleanups.push(bindCountBadge(likesBadge, computed($counters, (c) => c.newLikes), badgeLang));
   const unreadBadge = doc.getElementById(UNREAD_BADGE_ID) as unknown as BadgeElement | null;
   if (unreadBadge) cleanups.push(bindCountBadge(unreadBadge, computed($counters, (c) => c.unreadMessages), badgeLang));
+  // NAV-02: one balance for the badge, the chat and the credits pages; a send in the chat moves it.
+  if (data.user) initCredits(data.user.credits);
+  const creditsBadge = doc.getElementById(CREDITS_BADGE_ID) as unknown as CreditBadgeElement | null;
+  if (creditsBadge) cleanups.push(bindCreditBadge(creditsBadge, $credits, badgeLang));
+  const balance = doc.getElementById(BALANCE_ID) as unknown as BalanceElement | null;
+  if (balance) cleanups.push(bindBalance(balance, $credits, badgeLang));
   cleanups.push(bindDocumentTitle(doc, $attentionCount, data.title || undefined));
   cleanups.push(bindAppBadge(navigator, $attentionCount));
 

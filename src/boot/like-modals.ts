@@ -9,9 +9,9 @@
  * it is shown once, in one tab, and not again on the next page. One modal at a time.
  * LAY-02: none of it opens while the entry warning is on the page (entry-warning.ts).
  */
-import { api } from './api';
-import { afterEntryWarning } from './entry-warning';
-import { onLiveEvent } from './live';
+import { api } from '../client/api';
+import { afterEntryWarning } from '../client/entry-warning';
+import { onLiveEvent } from '../client/live';
 import { loadLikes, type Likes } from '../stores/likes';
 
 export const LIKES_RELOAD_DELAY_MS = 500;

@@ -1,9 +1,9 @@
 /** The browser's push module against a fake browser (service worker, PushManager, Notification) and a fake API. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { $push, $pushOffer, $pushSubscribed } from '../stores/push';
-import { createApiClient, setApiClient } from './api';
-import { isPushSubscribed, setPushSubscribed } from './boot';
-import { applicationServerKey, initPush, resetPushForTests, subscribePush, unsubscribePush, type PushEnv, type PushSubscriptionLike } from './push';
+import { createApiClient, setApiClient } from '../client/api';
+import { applicationServerKey, type PushEnv, type PushSubscriptionLike } from '../client/push';
+import { isPushSubscribed, setPushSubscribed } from '../boot/boot';
+import { $push, $pushOffer, $pushSubscribed, initPush, resetPushForTests, subscribePush, unsubscribePush } from './push';
 
 const KEY = 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U';
 const P256DH = 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM';

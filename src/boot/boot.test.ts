@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { $counters } from '../stores/counters';
 import { $user, type User } from '../stores/user';
-import { createApiClient, setApiClient } from './api';
+import { createApiClient, setApiClient } from '../client/api';
 import { readBootData, registerRefreshTask, startClient, type BootEnv } from './boot';
 
 const user: User = {

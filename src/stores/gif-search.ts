@@ -1,12 +1,13 @@
 /**
- * The logic behind GifPicker (CHT-07), kept free of React so it is tested without a DOM: fetching a page
- * of `/api/gifs.php` through the shared API client, the picker's state as a reducer (a new search
- * replaces, 'load more' appends, an answer to an older request is dropped), and arrow-key movement in a
- * grid of buttons.
+ * The chat's gif search and gift catalogue (CHT-07, GFT-01), the stores behind GifPicker and GiftPicker:
+ * a page of `/api/gifs.php` through the shared API client, the search's state as a reducer (a new search
+ * replaces, 'load more' appends, an answer to an older request is dropped) kept in `$gifSearch` with its
+ * actions, and the gift catalogue of `/api/gifts.php` in `$giftCatalogue`.
  */
-import { api, failureReason, isAuthenticationRequired, type FailureReason } from '../../client/api';
-import type { components } from '../../shared/api-types';
-import { GIF_QUERY_MAX } from '../../shared/api/limits';
+import { atom } from 'nanostores';
+import { api, failureReason, isAuthenticationRequired, type FailureReason } from '../client/api';
+import type { components } from '../shared/api-types';
+import { GIF_QUERY_MAX } from '../shared/api/limits';
 
 export type GifItem = components['schemas']['Gif'];
 export type GifPage = components['schemas']['GifPage'];
@@ -78,37 +79,54 @@ export function gifReducer(state: GifPickerState, action: GifAction): GifPickerS
   }
 }
 
-/**
- * The index focus moves to in a grid of `count` buttons with `columns` per row for `key`
- * (arrows, Home, End), or null when the key is not a grid key. Stays at the edges.
- */
-export function gridMove(index: number, key: string, count: number, columns: number): number | null {
-  if (count === 0) return null;
-  const last = count - 1;
-  switch (key) {
-    case 'ArrowRight':
-      return Math.min(index + 1, last);
-    case 'ArrowLeft':
-      return Math.max(index - 1, 0);
-    case 'ArrowDown':
-      return index + columns <= last ? index + columns : index;
-    case 'ArrowUp':
-      return index - columns >= 0 ? index - columns : index;
-    case 'Home':
-      return 0;
-    case 'End':
-      return last;
-    default:
-      return null;
-  }
+/** The open gif picker's search (one picker at a time: the chat's panel). */
+export const $gifSearch = atom<GifPickerState>(initialGifState);
+
+/** Numbers the searches; the reducer drops an answer to any but the newest. */
+let sequence = 0;
+
+async function run(query: string, offset: number, request: number): Promise<void> {
+  const result = await fetchGifs(query, offset);
+  if (result.type === 'ok') $gifSearch.set(gifReducer($gifSearch.get(), { type: 'loaded', request, page: result.data, append: offset > 0 }));
+  else if (result.type === 'error') $gifSearch.set(gifReducer($gifSearch.get(), { type: 'failed', request, reason: result.reason }));
 }
 
-/** The elements inside `root` that Tab can reach, in order (for the modal's focus trap). */
-export const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+/** A new search for `query` (empty: the default selection); its first page replaces the shown gifs. */
+export function searchGifs(query: string): Promise<void> {
+  const request = ++sequence;
+  $gifSearch.set(gifReducer($gifSearch.get(), { type: 'search', query, request }));
+  return run(query, 0, request);
+}
 
-/** Where Tab (or Shift+Tab) from `index` of `count` focusable elements goes, wrapping at the ends. */
-export function trapTab(index: number, count: number, backwards: boolean): number {
-  if (count === 0) return -1;
-  if (index < 0) return backwards ? count - 1 : 0;
-  return backwards ? (index - 1 + count) % count : (index + 1) % count;
+/** 'Load more': the next page of the current search, appended (nothing while one is loading or at the end). */
+export function moreGifs(): Promise<void> {
+  const state = $gifSearch.get();
+  if (state.next === null || state.status !== 'idle') return Promise.resolve();
+  const offset = state.next;
+  const request = ++sequence;
+  $gifSearch.set(gifReducer(state, { type: 'more', request }));
+  return run(state.query, offset, request);
+}
+
+/** The picker opens: it starts empty and shows the default selection. */
+export function openGifSearch(): Promise<void> {
+  $gifSearch.set(initialGifState);
+  return searchGifs('');
+}
+
+export interface GiftCatalogueState {
+  catalogue: GiftCatalogue | null;
+  /** The last load failed (the picker says so). */
+  failed: boolean;
+}
+
+/** The gift catalogue and its cost, once loaded. */
+export const $giftCatalogue = atom<GiftCatalogueState>({ catalogue: null, failed: false });
+
+/** The picker opens without a catalogue: it loads `/api/gifts.php` afresh (showing 'loading' until then). */
+export async function openGiftCatalogue(): Promise<void> {
+  $giftCatalogue.set({ catalogue: null, failed: false });
+  const result = await fetchGifts();
+  if (result.type === 'ok') $giftCatalogue.set({ catalogue: result.data, failed: false });
+  else if (result.type === 'error') $giftCatalogue.set({ ...$giftCatalogue.get(), failed: true });
 }

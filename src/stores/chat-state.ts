@@ -3,7 +3,7 @@
  * live stream's and the member's own optimistic sends merged into one list ordered by message id, each
  * message once — a stream echo of an optimistic send replaces it by its client id.
  */
-import type { components } from '../../shared/api-types';
+import type { components } from '../shared/api-types';
 
 export type ChatMessageJson = components['schemas']['ChatMessage'];
 
