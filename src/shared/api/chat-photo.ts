@@ -3,7 +3,12 @@ import { z } from 'zod';
 import type { Answer } from './contract';
 
 /** The form's text fields (the file is read on its own). */
-export const chatPhotoFields = z.object({ to: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number), client_id: z.string().min(1).max(100) });
+export const chatPhotoFields = z.object({
+  to: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/)
+    .transform(Number),
+  client_id: z.string().min(1).max(100),
+});
 
-export type ChatPhotoFields = z.input<typeof chatPhotoFields>;
 export type ChatPhotoAnswer = Answer<'sendChatPhoto', 200 | 201>;

@@ -4,15 +4,18 @@ import { MAX_ID } from '../ids';
 import type { Answer } from './contract';
 
 const id = z.string().transform(Number).pipe(z.number().int().min(1).max(MAX_ID));
-const idText = z.string().regex(/^[1-9]\d{0,9}$/).pipe(id);
-const messageIdText = z.string().regex(/^[1-9]\d{0,14}$/).transform(Number);
+const idText = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/)
+  .pipe(id);
+const messageIdText = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/)
+  .transform(Number);
 const conversationId = z.number().int().min(1).max(MAX_ID);
 
 /** GET `?id=` or `?member=`, and `before=` a message id. */
-export const conversationQuery = z.union([
-  z.object({ id: idText, before: messageIdText.optional() }).strict(),
-  z.object({ member: idText, before: messageIdText.optional() }).strict(),
-]);
+export const conversationQuery = z.union([z.object({ id: idText, before: messageIdText.optional() }).strict(), z.object({ member: idText, before: messageIdText.optional() }).strict()]);
 
 /** POST: a message, a gift, a gif or a photo already uploaded; `client_id` makes a retry the same message. */
 export const sendMessageBody = z

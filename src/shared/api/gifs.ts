@@ -4,9 +4,18 @@ import type { Answer } from './contract';
 import { GIF_OFFSET_MAX, GIF_QUERY_MAX } from './limits';
 
 export const gifsQuery = z.object({
-  // eslint-disable-next-line no-control-regex
-  q: z.string().max(GIF_QUERY_MAX).regex(/^[^\u0000-\u001f\u007f]*$/).optional(),
-  offset: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().int().min(0).max(GIF_OFFSET_MAX)).optional(),
+  q: z
+    .string()
+    .max(GIF_QUERY_MAX)
+    // eslint-disable-next-line no-control-regex
+    .regex(/^[^\u0000-\u001f\u007f]*$/)
+    .optional(),
+  offset: z
+    .string()
+    .regex(/^\d{1,4}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(GIF_OFFSET_MAX))
+    .optional(),
 });
 
 export type GifsAnswer = Answer<'searchGifs', 200>;

@@ -96,7 +96,7 @@ describe('one API contract', () => {
   it('the check finds an answer the contract does not check', () => {
     const routes = new Map([
       ['src/pages/api/checked.php.ts', "return json({ ok: true, id: f(x) } satisfies Answer<'blockMember', 200>, { status: 201 });\n"],
-      ['src/pages/api/unchecked.php.ts', "return json({ ok: true, id: f(x) }, { status: 201 });\n"],
+      ['src/pages/api/unchecked.php.ts', 'return json({ ok: true, id: f(x) }, { status: 201 });\n'],
     ]);
     expect(uncheckedAnswers(routes)).toEqual(['src/pages/api/unchecked.php.ts: json({ ok: true, id: f(x) }, { status: 201 })']);
   });

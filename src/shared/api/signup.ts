@@ -6,7 +6,18 @@ import { z } from 'zod';
 import type { Answer, Schema } from './contract';
 
 /** The fields of a signup; the service's own schema has exactly these (api.test.ts checks it). */
-export const SIGNUP_FIELDS = ['email', 'name', 'password', 'date_of_birth', 'gender', 'looking_for', 'signup_message', 'member_id', 'invitation', 'public_profile'] as const satisfies readonly (keyof SignupRequest)[];
+export const SIGNUP_FIELDS = [
+  'email',
+  'name',
+  'password',
+  'date_of_birth',
+  'gender',
+  'looking_for',
+  'signup_message',
+  'member_id',
+  'invitation',
+  'public_profile',
+] as const satisfies readonly (keyof SignupRequest)[];
 
 /** Every field optional and of any type: what is wrong with them is the service's answer, not a bare 400. */
 export const signupBody = z.object(Object.fromEntries(SIGNUP_FIELDS.map((k) => [k, z.unknown()]))).partial();
