@@ -16,6 +16,8 @@ export default tseslint.config(
     rules: {
       // Unused names are TypeScript's to report (noUnusedLocals and noUnusedParameters in its strictest config).
       '@typescript-eslint/no-unused-vars': 'off',
+      // A `let` declared before the closures that read it and assigned after them (src/client/time-bonus.ts).
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // `interface Locals extends RequestContext {}` is how Astro's locals are typed (src/env.d.ts).
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },

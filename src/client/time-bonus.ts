@@ -108,7 +108,7 @@ export function startTimeBonus(win: Window): void {
     api.GET('/api/discountcode.php').then(({ data }) => data && data.discount?.kind !== 'time_bonus' && clear(), () => undefined);
   }, RECHECK_MS);
   // Entering the members area is counted on any page with the banner, modal or not (credits may run out later).
-  let storage: Storage | null = null;
+  let storage: Storage | null;
   try {
     storage = win.sessionStorage;
   } catch {

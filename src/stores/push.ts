@@ -49,8 +49,6 @@ export const $push = map<PushState>({ status: 'loading', busy: false, error: nul
 /** SPEC §3 `isSubscribed`. */
 export const $pushSubscribed = computed($push, (state) => state.status === 'subscribed');
 
-/** The browser can do push (whether or not it is on). */
-export const $pushCapable = computed($push, (state) => state.status !== 'loading' && state.status !== 'unsupported');
 
 /** Push could be turned on here: capable, not subscribed, not denied (when the push alert shows, ALR-02). */
 export const $pushOffer = computed($push, (state) => state.status === 'not_subscribed');
@@ -117,7 +115,7 @@ async function detectPush(options: { userId?: number }, env: PushEnv): Promise<P
     return setStatus('unsupported');
   }
   if (env.notification!.permission === 'denied') return setStatus('denied');
-  let subscription: PushSubscriptionLike | null = null;
+  let subscription: PushSubscriptionLike | null;
   try {
     subscription = await registration.pushManager.getSubscription();
   } catch {
@@ -220,7 +218,7 @@ export async function unsubscribePush(env: PushEnv = browserPushEnv()): Promise<
   if (!isPushCapable(env)) return { type: 'error', reason: 'browser', status: setStatus('unsupported') };
   const before = $push.get().status;
   $push.set({ status: before, busy: true, error: null });
-  let subscription: PushSubscriptionLike | null = null;
+  let subscription: PushSubscriptionLike | null;
   try {
     const registration = await registerServiceWorker(env);
     subscription = await registration.pushManager.getSubscription();

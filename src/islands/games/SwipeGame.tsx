@@ -41,6 +41,8 @@ export default function SwipeGame({ cards, messages, likesLeft, skipped, limitTe
 
   useEffect(() => {
     initSwipe({ cards, likesLeft, skipped, limitText });
+    // The hydration flag: true once the handlers are attached, so the buttons take clicks (decision 048).
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setReady(true);
   }, []);
 
@@ -64,12 +66,10 @@ export default function SwipeGame({ cards, messages, likesLeft, skipped, limitTe
     event.preventDefault();
   }
 
-  function onButton(decision: SwipeDecision) {
-    return (event: MouseEvent<HTMLButtonElement>) => {
-      // Hydrated: the API instead of the form post (the form is what works without JavaScript).
-      event.preventDefault();
-      void choose(decision);
-    };
+  function onButton(decision: SwipeDecision, event: MouseEvent<HTMLButtonElement>) {
+    // Hydrated: the API instead of the form post (the form is what works without JavaScript).
+    event.preventDefault();
+    void choose(decision);
   }
 
   const more = passed.length > 0 ? `/swipe-game?skip=${passed.join(',')}` : '/swipe-game';
@@ -113,10 +113,10 @@ export default function SwipeGame({ cards, messages, likesLeft, skipped, limitTe
           <form method="post" action="/swipe-game" className="swipe-actions" data-swipe-form>
             <input type="hidden" name="id" value={card.id} />
             <input type="hidden" name="skip" value={passed.join(',')} />
-            <button type="submit" name="action" value="pass" className="btn btn-outline-dark swipe-nope" onClick={onButton('nope')} disabled={busy} aria-label={t('swipe.nope_label', { name: card.name })}>
+            <button type="submit" name="action" value="pass" className="btn btn-outline-dark swipe-nope" onClick={(event) => onButton('nope', event)} disabled={busy} aria-label={t('swipe.nope_label', { name: card.name })}>
               <span aria-hidden="true">✕ </span>{t('swipe.nope')}
             </button>
-            <button type="submit" name="action" value="like" className="btn btn-primary swipe-like" onClick={onButton('like')} disabled={busy} aria-label={t('swipe.like_label', { name: card.name })}>
+            <button type="submit" name="action" value="like" className="btn btn-primary swipe-like" onClick={(event) => onButton('like', event)} disabled={busy} aria-label={t('swipe.like_label', { name: card.name })}>
               <span aria-hidden="true">♥ </span>{t('swipe.like')}
             </button>
           </form>

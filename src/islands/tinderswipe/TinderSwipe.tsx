@@ -35,6 +35,8 @@ export default function TinderSwipe({ cards, messages, signupHref, fictionalLabe
   const card = cards[deck.index];
 
   useEffect(() => {
+    // The hydration flag: true once the handlers are attached, so the buttons take presses (decision 048).
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setReady(true);
     // client:interaction (decision 048): a like/nope press made before this point is played again now.
     rootRef.current?.dispatchEvent(new Event(ISLAND_READY_EVENT, { bubbles: true }));
