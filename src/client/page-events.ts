@@ -3,10 +3,12 @@
  * Both use `navigator.sendBeacon`, which survives the page being closed; a missing or failing
  * `sendBeacon` is ignored.
  */
+import type { paths } from '../shared/api-types';
+import type { PageBounceBody, PageHiddenBody } from '../shared/api/page-events';
 import { internalLinkTarget, isPageLoadingSubmit, type PageLocation } from './loading-bar';
 
-export const PAGE_HIDDEN_URL = '/api/page-hidden.php';
-export const PAGE_BOUNCE_URL = '/api/page-bounce.php';
+export const PAGE_HIDDEN_URL = '/api/page-hidden.php' satisfies keyof paths;
+export const PAGE_BOUNCE_URL = '/api/page-bounce.php' satisfies keyof paths;
 /** The query parameter that turns bounce logging on (SPEC §4). */
 export const BOUNCE_QUERY_PARAMETER = 'lb';
 /** sessionStorage key set once this tab navigated inside the site or logged its bounce. */
@@ -21,7 +23,7 @@ interface EventSource {
   removeEventListener(type: string, listener: (event: Event) => void): void;
 }
 
-function sendJsonBeacon(navigator: BeaconNavigator, url: string, body: unknown): void {
+function sendJsonBeacon(navigator: BeaconNavigator, ...[url, body]: [typeof PAGE_HIDDEN_URL, PageHiddenBody] | [typeof PAGE_BOUNCE_URL, PageBounceBody]): void {
   try {
     navigator.sendBeacon?.(url, new Blob([JSON.stringify(body)], { type: 'application/json' }));
   } catch {

@@ -2,6 +2,8 @@
  * The stable `error` codes of the API, each with its HTTP status. The OpenAPI document lists the same
  * codes; the browser maps a code to the translated text `errors:<code>`.
  */
+import type { Schema } from './api/contract';
+
 export const API_ERRORS = {
   validation_failed: 400,
   client_header_required: 400,
@@ -54,8 +56,5 @@ export const API_ERRORS = {
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
-export interface ApiErrorBody {
-  error: ApiErrorCode;
-  message?: string;
-  fields?: Record<string, string>;
-}
+/** The body of every error answer (`Error` of openapi/openapi.yaml). */
+export type ApiErrorBody = Schema<'Error'>;

@@ -752,10 +752,10 @@ export interface components {
             to: number;
             client_id: string;
             /**
-             * @default text
+             * @description text when absent
              * @enum {string}
              */
-            kind: "text" | "gift" | "gif" | "photo";
+            kind?: "text" | "gift" | "gif" | "photo";
             body?: string;
             attachment?: string | null;
         };
@@ -767,8 +767,11 @@ export interface components {
         Discount: {
             code: string;
             percent: number;
-            /** @enum {string} */
-            kind: "time_bonus" | "welcome" | "code";
+            /**
+             * @description retention: the personal code offered on the delete page (HON-03)
+             * @enum {string}
+             */
+            kind: "time_bonus" | "welcome" | "code" | "retention";
             /** Format: date-time */
             expires_at: string | null;
         };
@@ -851,7 +854,7 @@ export interface components {
                 id: number;
                 email: string;
                 /** @enum {string} */
-                status: "not_confirmed" | "active" | "deleted";
+                status: "not_confirmed" | "active" | "deleted" | "banned";
                 /** Format: date-time */
                 email_confirmed_at: string | null;
                 /** Format: date-time */
@@ -917,6 +920,20 @@ export interface components {
                 reference: string | null;
                 /** Format: date-time */
                 created_at: string;
+            }[];
+            payments: {
+                id: number;
+                credits: number;
+                amount_cents: number;
+                discount_cents: number;
+                currency: string;
+                method: string;
+                status: components["schemas"]["PaymentStatus"];
+                discount_code: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                settled_at: string | null;
             }[];
             mails: {
                 kind: string;
@@ -1007,6 +1024,8 @@ export interface components {
             looking_for: "male" | "female" | "both";
             signup_message?: string;
             member_id?: number;
+            /** @description LND-06: the token of an invitation link; on an invite-only site the only way in. */
+            invitation?: string;
             /** @description HON-02: show me on the public pages (first name, age, city, main photo); off when absent. */
             public_profile?: boolean;
         };
@@ -1040,7 +1059,7 @@ export interface components {
             id: number;
             email: string;
             /** @enum {string} */
-            status: "not_confirmed" | "active" | "deleted";
+            status: "not_confirmed" | "active" | "deleted" | "banned";
             credits: number;
             paid_user: boolean;
             /** Format: date-time */
@@ -2341,7 +2360,17 @@ export interface operations {
                 };
             };
             400: components["responses"]["Error"];
-            403: components["responses"]["Error"];
+            /** @description authentication_required, or photo_limit_reached with the member's `limit` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        limit?: number;
+                    };
+                };
+            };
             413: components["responses"]["Error"];
             415: components["responses"]["Error"];
         };

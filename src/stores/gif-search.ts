@@ -7,14 +7,12 @@
 import { atom } from 'nanostores';
 import { api, failureReason, isAuthenticationRequired, type FailureReason } from '../client/api';
 import type { components } from '../shared/api-types';
+import { GIF_QUERY_MAX } from '../shared/api/limits';
 
 export type GifItem = components['schemas']['Gif'];
 export type GifPage = components['schemas']['GifPage'];
 export type GiftCatalogue = components['schemas']['GiftCatalogue'];
 export type Gift = components['schemas']['Gift'];
-
-/** Longest query the API accepts. */
-export const GIF_QUERY_MAX = 50;
 
 export type FetchResult<T> = { type: 'ok'; data: T } | { type: 'error'; reason: FailureReason } | { type: 'stopped' };
 

@@ -7,6 +7,7 @@
 import { map, type MapStore } from 'nanostores';
 import { api, isAuthenticationRequired } from '../client/api';
 import type { components } from '../shared/api-types';
+import type { SignupErrorAnswer } from '../shared/api/signup';
 
 export interface SignupState {
   status: 'idle' | 'busy';
@@ -17,17 +18,10 @@ export interface SignupState {
   refusal: { message: string | null } | null;
 }
 
-export type SignupRequest = components['schemas']['SignupRequest'] & {
-  /** LND-06: the invitation link's token (the e-mail address is the invited one). */
-  invitation?: string;
-};
+export type SignupRequest = components['schemas']['SignupRequest'];
 
-/** What the signup endpoint answers beside its error code (not in the OpenAPI schema yet). */
-interface SignupRefusal {
-  message?: string;
-  field_messages?: Record<string, string>;
-  suggestion?: string | null;
-}
+/** What the signup endpoint answers beside its error code. */
+type SignupRefusal = Partial<SignupErrorAnswer>;
 
 export type SignupResult = { type: 'ok' } | { type: 'refused' };
 

@@ -6,7 +6,8 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
-import { $gifSearch, GIF_QUERY_MAX, moreGifs, openGifSearch, searchGifs, type GifItem } from '../../stores/gif-search';
+import { GIF_QUERY_MAX } from '../../shared/api/limits';
+import { $gifSearch, moreGifs, openGifSearch, searchGifs, type GifItem } from '../../stores/gif-search';
 import { gridMove } from './grid';
 
 export interface GifPickerProps {

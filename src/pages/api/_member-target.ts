@@ -2,20 +2,16 @@
  * The member a like or block call is about: `{ id }` in a JSON body (POST) or `?id=` in the query
  * (DELETE). A bad id is 400 `validation_failed`; the services' refusals map to stable codes.
  */
-import { z } from 'zod';
 import { ApiError, readJson, readQuery } from '../../server/web/api';
 import { MAX_ID } from '../../shared/ids';
-
-
-const bodySchema = z.object({ id: z.number().int().min(1).max(MAX_ID) });
-const querySchema = z.object({ id: z.string().regex(/^[1-9]\d{0,9}$/) });
+import { memberTargetBody, memberTargetQuery } from '../../shared/api/member-target';
 
 export async function targetFromBody(request: Request): Promise<number> {
-  return (await readJson(request, bodySchema)).id;
+  return (await readJson(request, memberTargetBody)).id;
 }
 
 export function targetFromQuery(url: URL): number {
-  const id = Number(readQuery(url, querySchema).id);
+  const id = Number(readQuery(url, memberTargetQuery).id);
   if (id > MAX_ID) throw new ApiError('validation_failed', { id: 'too_big' });
   return id;
 }

@@ -6,6 +6,7 @@
 import type { APIContext } from 'astro';
 import { ApiError, json, readJson } from '../../server/web/api';
 import { pushSubscriptionSchema, pushUnsubscribeSchema } from '../../server/push/subscription';
+import type { PushRegisterAnswer, PushUnregisterAnswer } from '../../shared/api/user';
 
 /** Whether a user.php request is a push call (`?push=1`). */
 export function isPushCall(url: URL): boolean {
@@ -23,7 +24,7 @@ export async function registerPushSubscription({ locals, request }: Pick<APICont
   // Another member's endpoint stays theirs (SEC-06); the answer does not say whose it is.
   if (result.type === 'error' && result.reason === 'endpoint_in_use') throw new ApiError('push_endpoint_in_use');
   if (result.type === 'error') throw new ApiError('validation_failed', { endpoint: result.reason });
-  return json({ ok: true }, { status: 201 });
+  return json({ ok: true } satisfies PushRegisterAnswer, { status: 201 });
 }
 
 /** `DELETE /api/user.php?push=1` {endpoint?} → {ok: true, removed}. Without an endpoint every subscription of the member ends. */
@@ -31,5 +32,5 @@ export async function removePushSubscription({ locals, request }: Pick<APIContex
   if (!locals.user) throw new ApiError('authentication_required');
   const { endpoint } = await readJson(request, pushUnsubscribeSchema);
   const removed = await locals.app.push.unsubscribe(locals.user.id, endpoint);
-  return json({ ok: true, removed });
+  return json({ ok: true, removed } satisfies PushUnregisterAnswer);
 }

@@ -5,23 +5,21 @@
  * (the live 'match' event names them): 204 when it was shown already, in another tab or page. 204 when
  * there is none.
  */
-import { z } from 'zod';
 import { endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { nextAutoLike } from '../../server/members/likes';
 import { mainImage } from '../../server/web/likes';
 import { requireMember } from '../../server/web/request-context';
 import { parseId } from '../../shared/ids';
-
-const querySchema = z.object({ member: z.string().max(10).refine((v) => parseId(v) !== null).optional() });
+import { autoLikeQuery, type AutoLikeAnswer } from '../../shared/api/auto-like';
 
 export const GET = endpoint(async ({ locals, url }) => {
   const user = requireMember(locals, url.pathname);
-  const { member } = readQuery(url, querySchema);
+  const { member } = readQuery(url, autoLikeQuery);
   const from = member === undefined ? undefined : parseId(member)!;
   const next = await nextAutoLike({ db: locals.app.db, clock: locals.app.clock }, { siteId: locals.site.settings.id, userId: user.id }, from);
   if (!next) return new Response(null, { status: 204, headers: { 'cache-control': 'no-store' } });
   const image = mainImage(locals.site.settings.cdn_prefix, { image: next.image, thumb: null });
-  return json({ id: next.id, name: next.name, fictional: next.fictional, match: next.match, main_image: image ? { match: image.match } : null });
+  return json({ id: next.id, name: next.name, fictional: next.fictional, match: next.match, main_image: image ? { match: image.match } : null } satisfies AutoLikeAnswer);
 });
 
 export const ALL = methodNotAllowed;

@@ -4,7 +4,6 @@
  * retry with the same client id). The photo goes through the checks of profile photos.
  */
 import { servicesFor } from '../../server/web/services';
-import { z } from 'zod';
 import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { pricesOf, sendRefusal } from '../../server/web/chat';
 import { sendChatPhoto } from '../../server/chat/photos';
@@ -12,14 +11,13 @@ import { messageJson } from '../../server/session/stream';
 import { readUploadForm } from '../../server/photos/upload';
 import { requireMember } from '../../server/web/request-context';
 import { MAX_ID } from '../../shared/ids';
-
-const fields = z.object({ to: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number), client_id: z.string().min(1).max(100) });
+import { chatPhotoFields, type ChatPhotoAnswer } from '../../shared/api/chat-photo';
 
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
   const read = await readUploadForm(request, 'photo');
   if (read.type === 'error') throw new ApiError(read.reason);
-  const parsed = fields.safeParse({ to: read.form.get('to'), client_id: read.form.get('client_id') });
+  const parsed = chatPhotoFields.safeParse({ to: read.form.get('to'), client_id: read.form.get('client_id') });
   if (!parsed.success || parsed.data.to > MAX_ID) throw new ApiError('validation_failed');
   if (!read.file) throw new ApiError('photo_invalid');
   const result = await sendChatPhoto(
@@ -32,7 +30,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
     if (result.reason === 'photo_invalid' || result.reason === 'photo_too_large' || result.reason === 'photo_limit_reached') throw new ApiError(result.reason);
     throw sendRefusal(result.reason, 'balance' in result ? result : undefined);
   }
-  return json({ message: messageJson(result.message), balance: result.balance, replayed: result.replayed }, { status: result.replayed ? 200 : 201 });
+  return json({ message: messageJson(result.message), balance: result.balance, replayed: result.replayed } satisfies ChatPhotoAnswer, { status: result.replayed ? 200 : 201 });
 });
 
 export const ALL = methodNotAllowed;

@@ -10,7 +10,6 @@
  * Another member's conversation, a blocked one or an unknown id are all `conversation_not_found` (404).
  */
 import { servicesFor } from '../../server/web/services';
-import { z } from 'zod';
 import { ApiError, endpoint, json, methodNotAllowed, readJson, readQuery } from '../../server/web/api';
 import { conversationFor, conversationWith, history, markRead, removeChats } from '../../server/chat/conversations';
 import { conversationJson, pricesOf, sendRefusal } from '../../server/web/chat';
@@ -18,41 +17,30 @@ import { sendMessage } from '../../server/chat/send';
 import { messageJson } from '../../server/session/stream';
 import { resolveAttachment } from '../../server/chat/attachments';
 import { requireMember } from '../../server/web/request-context';
-import { MAX_ID } from '../../shared/ids';
-
-const id = z.string().transform(Number).pipe(z.number().int().min(1).max(MAX_ID));
-const idText = z.string().regex(/^[1-9]\d{0,9}$/).pipe(id);
-const messageIdText = z.string().regex(/^[1-9]\d{0,14}$/).transform(Number);
-
-const getQuery = z.union([
-  z.object({ id: idText, before: messageIdText.optional() }).strict(),
-  z.object({ member: idText, before: messageIdText.optional() }).strict(),
-]);
-const sendBody = z
-  .object({
-    to: z.number().int().min(1).max(MAX_ID),
-    client_id: z.string().min(1).max(100),
-    kind: z.enum(['text', 'gift', 'gif', 'photo']).default('text'),
-    body: z.string().max(20_000).default(''),
-    attachment: z.string().max(200).nullable().optional(),
-  })
-  .strict();
-const target = z.union([z.object({ conversation: z.number().int().min(1).max(MAX_ID) }).strict(), z.object({ profile: z.number().int().min(1).max(MAX_ID) }).strict()]);
-const readBody = z.object({ conversation: z.number().int().min(1).max(MAX_ID) }).strict();
+import {
+  conversationQuery,
+  readConversationBody,
+  removeChatBody,
+  sendMessageBody,
+  type ConversationAnswer,
+  type ReadConversationAnswer,
+  type RemoveChatAnswer,
+  type SentMessageAnswer,
+} from '../../shared/api/chat';
 
 export const GET = endpoint(async ({ locals, url }) => {
   const user = requireMember(locals, url.pathname);
-  const q = readQuery(url, getQuery);
+  const q = readQuery(url, conversationQuery);
   const member = { siteId: locals.site.settings.id, userId: user.id };
   const view = 'id' in q ? await conversationFor(locals.app.db, member, q.id) : await conversationWith(locals.app.db, member, q.member);
   if (!view) throw new ApiError('conversation_not_found');
   const page = await history(locals.app.db, view, q.before === undefined ? {} : { before: q.before });
-  return json({ conversation: conversationJson(locals.site.settings.cdn_prefix, view), messages: page.messages.map(messageJson), more: page.more });
+  return json({ conversation: conversationJson(locals.site.settings.cdn_prefix, view), messages: page.messages.map(messageJson), more: page.more } satisfies ConversationAnswer);
 });
 
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
-  const input = await readJson(request, sendBody);
+  const input = await readJson(request, sendMessageBody);
   // A gift must be one of the catalogue; a gif is looked up at its provider and stored with its URL.
   const attachment = await resolveAttachment(locals.app.config, input.kind, input.attachment ?? null);
   if (attachment.type === 'invalid') throw new ApiError('validation_failed', { attachment: 'invalid_choice' });
@@ -63,26 +51,26 @@ export const POST = endpoint(async ({ locals, request, url }) => {
     { to: input.to, clientId: input.client_id, kind: input.kind, body: input.body, attachment: attachment.value },
   );
   if (result.type === 'refused') throw sendRefusal(result.reason, result);
-  return json({ message: messageJson(result.message), balance: result.balance, replayed: result.replayed }, { status: result.replayed ? 200 : 201 });
+  return json({ message: messageJson(result.message), balance: result.balance, replayed: result.replayed } satisfies SentMessageAnswer, { status: result.replayed ? 200 : 201 });
 });
 
 export const PUT = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
-  const { conversation } = await readJson(request, readBody);
+  const { conversation } = await readJson(request, readConversationBody);
   const member = { siteId: locals.site.settings.id, userId: user.id };
   const view = await conversationFor(locals.app.db, member, conversation);
   if (!view) throw new ApiError('conversation_not_found');
   const read = await markRead(locals.app, member, view);
-  return json({ ok: true, conversation, read_through: read.through, changed: read.changed });
+  return json({ ok: true, conversation, read_through: read.through, changed: read.changed } satisfies ReadConversationAnswer);
 });
 
 export const DELETE = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
-  const which = await readJson(request, target);
+  const which = await readJson(request, removeChatBody);
   const member = { siteId: locals.site.settings.id, userId: user.id };
   const removed = await removeChats(locals.app, member, 'conversation' in which ? { conversationId: which.conversation } : { profileId: which.profile });
   if (removed.length === 0 && 'conversation' in which) throw new ApiError('conversation_not_found');
-  return json({ ok: true, removed });
+  return json({ ok: true, removed } satisfies RemoveChatAnswer);
 });
 
 export const ALL = methodNotAllowed;

@@ -5,6 +5,7 @@
  */
 import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { geocode, parseCoordinates, InvalidCoordinates } from '../../server/members/places';
+import type { Answer } from '../../shared/api/contract';
 
 export const GET = endpoint(async ({ locals, url }) => {
   let position: { lat: number; lon: number };
@@ -15,6 +16,6 @@ export const GET = endpoint(async ({ locals, url }) => {
     throw err;
   }
   const found = await geocode(locals.app.db, position, locals.site.settings.countries);
-  return json(found, { headers: { 'cache-control': 'private, max-age=3600' } });
+  return json(found satisfies Answer<'geocode', 200>, { headers: { 'cache-control': 'private, max-age=3600' } });
 });
 export const ALL = methodNotAllowed;

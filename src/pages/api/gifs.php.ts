@@ -5,24 +5,18 @@
  * characters or with control characters is `validation_failed`; a provider that fails is
  * `gif_search_unavailable` (503), never a 500.
  */
-import { z } from 'zod';
-import { GIF_OFFSET_MAX, GIF_PAGE_SIZE, GIF_QUERY_MAX, gifProvider, GifProviderError } from '../../server/chat/gifs';
+import { GIF_PAGE_SIZE, gifProvider, GifProviderError } from '../../server/chat/gifs';
 import { ApiError, endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { requireMember } from '../../server/web/request-context';
-
-const query = z.object({
-  // eslint-disable-next-line no-control-regex
-  q: z.string().max(GIF_QUERY_MAX).regex(/^[^\u0000-\u001f\u007f]*$/).optional(),
-  offset: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().int().min(0).max(GIF_OFFSET_MAX)).optional(),
-});
+import { gifsQuery, type GifsAnswer } from '../../shared/api/gifs';
 
 export const GET = endpoint(async ({ locals, url }) => {
   requireMember(locals, url.pathname);
-  const { q = '', offset = 0 } = readQuery(url, query);
+  const { q = '', offset = 0 } = readQuery(url, gifsQuery);
   const provider = gifProvider(locals.app.config);
   try {
     const page = await provider.search(q, { lang: locals.lang, limit: GIF_PAGE_SIZE, offset });
-    return json(page);
+    return json(page satisfies GifsAnswer);
   } catch (err) {
     if (!(err instanceof GifProviderError)) throw err;
     locals.log.warn({ provider: provider.name, status: err.status, reason: err.message }, 'gif search failed');

@@ -6,10 +6,11 @@
 import { listGifts } from '../../server/chat/gifts';
 import { endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { requireMember } from '../../server/web/request-context';
+import type { Answer } from '../../shared/api/contract';
 
 export const GET = endpoint(({ locals, url }) => {
   requireMember(locals, url.pathname);
-  return json({ gifts: listGifts(locals.lang), cost: locals.site.settings.gift_credits });
+  return json({ gifts: listGifts(locals.lang), cost: locals.site.settings.gift_credits } satisfies Answer<'listGifts', 200>);
 });
 
 export const ALL = methodNotAllowed;

@@ -8,6 +8,7 @@ import { ApiError, endpoint, json, methodNotAllowed, readJson } from '../../serv
 import { invitationReturnUrl } from '../../server/landers/entry';
 import { invitationRequestSchema, requestInvitation } from '../../server/accounts/invitations';
 import { safeNext } from '../../server/web/session-cookie';
+import type { Answer } from '../../shared/api/contract';
 
 const MAX_FORM_BYTES = 8 * 1024;
 
@@ -27,7 +28,7 @@ export const POST = endpoint(async ({ locals, request, redirect }) => {
   if (!settings.invite_only) throw new ApiError('not_found_api');
   const input = await readJson(request, invitationRequestSchema);
   await requestInvitation(locals.app.db, settings.id, input.email);
-  return json({ ok: true });
+  return json({ ok: true } satisfies Answer<'requestInvitation', 200>);
 });
 
 export const ALL = methodNotAllowed;

@@ -7,28 +7,23 @@
  * invisible, blocked either way) are `member_not_found`, oneself `self_not_allowed`.
  */
 import { servicesFor } from '../../server/web/services';
-import { z } from 'zod';
 import { endpoint, json, methodNotAllowed, readQuery } from '../../server/web/api';
 import { like, likedBy, listLikes, unlike } from '../../server/members/likes';
-import { formatCursor, likeCardJson, LIKE_LIST_TYPES, parseCursor } from '../../server/web/likes';
+import { formatCursor, likeCardJson, parseCursor } from '../../server/web/likes';
 import { requireMember } from '../../server/web/request-context';
 import { refusal, targetFromBody, targetFromQuery } from './_member-target';
-
-const listQuery = z.object({
-  type: z.enum(LIKE_LIST_TYPES as ['received', 'given', 'matches']).optional(),
-  after: z.string().max(60).optional(),
-});
+import { likesQuery, type LikeAnswer, type LikesAnswer, type UnlikeAnswer } from '../../shared/api/likes';
 
 export const GET = endpoint(async ({ locals, url }) => {
   const user = requireMember(locals, url.pathname);
-  const { type = 'received', after } = readQuery(url, listQuery);
+  const { type = 'received', after } = readQuery(url, likesQuery);
   const member = { siteId: locals.site.settings.id, userId: user.id };
   const [page, liked] = await Promise.all([
     listLikes(locals.app.db, member, { type, now: locals.app.clock.now(), after: parseCursor(after) }),
     likedBy(locals.app.db, member),
   ]);
   const prefix = locals.site.settings.cdn_prefix;
-  return json({ type, profiles: page.cards.map((card) => likeCardJson(prefix, card)), next: page.next ? formatCursor(page.next) : null, liked_by: liked });
+  return json({ type, profiles: page.cards.map((card) => likeCardJson(prefix, card)), next: page.next ? formatCursor(page.next) : null, liked_by: liked } satisfies LikesAnswer);
 });
 
 export const POST = endpoint(async ({ locals, request, url }) => {
@@ -36,7 +31,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   const id = await targetFromBody(request);
   const result = await like(await servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id }, id);
   if (result.type === 'refused') throw refusal(result.reason);
-  return json({ ok: true, id, created: result.created, match: result.match }, { status: result.created ? 201 : 200 });
+  return json({ ok: true, id, created: result.created, match: result.match } satisfies LikeAnswer, { status: result.created ? 201 : 200 });
 });
 
 export const DELETE = endpoint(async ({ locals, url }) => {
@@ -44,7 +39,7 @@ export const DELETE = endpoint(async ({ locals, url }) => {
   const id = targetFromQuery(url);
   if (id === user.id) throw refusal('self');
   const { removed } = await unlike(await servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id }, id);
-  return json({ ok: true, id, removed });
+  return json({ ok: true, id, removed } satisfies UnlikeAnswer);
 });
 
 export const ALL = methodNotAllowed;

@@ -10,6 +10,7 @@ import type { APIContext } from 'astro';
 import { revokeSession } from '../../server/auth/sessions';
 import { endpoint, isBrowserForm, json, methodNotAllowed, requireClientHeader } from '../../server/web/api';
 import { clearSessionCookie } from '../../server/web/session-cookie';
+import type { Answer } from '../../shared/api/contract';
 
 async function endSession({ locals, cookies }: Pick<APIContext, 'locals' | 'cookies'>): Promise<void> {
   if (locals.sessionId) await revokeSession(locals.app.db, locals.sessionId);
@@ -19,13 +20,13 @@ async function endSession({ locals, cookies }: Pick<APIContext, 'locals' | 'cook
 export const POST = endpoint(async (context) => {
   await endSession(context);
   if (isBrowserForm(context.request)) return context.redirect('/', 303);
-  return json({ ok: true });
+  return json({ ok: true } satisfies Answer<'logout', 200>);
 });
 
 export const GET = endpoint(async (context) => {
   requireClientHeader(context.request);
   await endSession(context);
-  return json({ ok: true });
+  return json({ ok: true } satisfies Answer<'logoutWithClientHeader', 200>);
 });
 
 export const ALL = methodNotAllowed;

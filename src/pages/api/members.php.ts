@@ -6,6 +6,7 @@
  */
 import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api';
 import { sharedSearch } from '../../server/members/search-pages';
+import type { Answer } from '../../shared/api/contract';
 
 export const GET = endpoint(async ({ locals, url }) => {
   // The page query is shared with the /members page and other viewers for a few seconds (decision 049).
@@ -16,6 +17,6 @@ export const GET = endpoint(async ({ locals, url }) => {
   if (outcome.type === 'login_required') throw new ApiError('authentication_required');
   if (outcome.type === 'invalid') throw new ApiError(outcome.code, { [outcome.field]: 'invalid' });
   const { filters, cards, next, similar } = outcome.result;
-  return json({ filters, cards, next, similar }, { headers: { 'cache-control': 'private, no-store', vary: 'cookie' } });
+  return json({ filters, cards, next, similar } satisfies Answer<'searchMembers', 200>, { headers: { 'cache-control': 'private, no-store', vary: 'cookie' } });
 });
 export const ALL = methodNotAllowed;

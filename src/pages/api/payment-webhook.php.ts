@@ -9,6 +9,7 @@ import { servicesFor } from '../../server/web/services';
 import { ApiError, endpoint, json, methodNotAllowed, readBodyText } from '../../server/web/api';
 import { applyWebhook } from '../../server/payments/service';
 import { ProviderError } from '../../server/payments/provider';
+import type { Answer } from '../../shared/api/contract';
 
 export const POST = endpoint(async ({ locals, request, url }) => {
   const provider = url.searchParams.get('provider') ?? '';
@@ -21,7 +22,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
       if (result.reason === 'bad_signature') throw new ApiError('invalid_signature');
       throw new ApiError('validation_failed', { body: result.reason });
     }
-    return json({ ok: true, result: result.type, ...('payment' in result ? { status: result.payment.status } : {}) });
+    return json({ ok: true, result: result.type, ...('payment' in result ? { status: result.payment.status } : {}) } satisfies Answer<'paymentWebhook', 200>);
   } catch (err) {
     if (err instanceof ProviderError) {
       locals.log.warn({ err }, 'payment webhook: provider status not available');

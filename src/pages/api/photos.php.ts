@@ -8,6 +8,7 @@ import { ApiError, endpoint, json, methodNotAllowed } from '../../server/web/api
 import { countPhotos, photoLimitFor, readUploadForm, uploadPhoto } from '../../server/photos/upload';
 import { photoLimitText } from '../../server/web/photos';
 import { requireMember } from '../../server/web/request-context';
+import type { Answer } from '../../shared/api/contract';
 
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
@@ -18,11 +19,11 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   if (result.type === 'error') {
     if (result.reason !== 'photo_limit_reached') throw new ApiError(result.reason);
     const limit = result.limit ?? photoLimitFor(user.paid_user);
-    return json({ error: 'photo_limit_reached', message: photoLimitText(locals.t, limit), limit }, { status: 403 });
+    return json({ error: 'photo_limit_reached', message: photoLimitText(locals.t, limit), limit } satisfies Answer<'uploadPhoto', 403>, { status: 403 });
   }
   const count = await countPhotos(locals.app.db, user.id);
   return json(
-    { photo: { id: result.photo.id, status: result.photo.status, thumb_filename: result.photo.thumbFilename }, count, limit: photoLimitFor(user.paid_user) },
+    { photo: { id: result.photo.id, status: result.photo.status, thumb_filename: result.photo.thumbFilename }, count, limit: photoLimitFor(user.paid_user) } satisfies Answer<'uploadPhoto', 201>,
     { status: 201 },
   );
 });

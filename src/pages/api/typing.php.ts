@@ -3,18 +3,15 @@
  * shows 'typing…' for a few seconds. Nothing is stored, and nothing is sent for a member who switched
  * read receipts and typing off.
  */
-import { z } from 'zod';
 import { chatSignalsOf } from '../../server/accounts/preferences';
 import { ApiError, endpoint, methodNotAllowed, readJson } from '../../server/web/api';
 import { conversationFor } from '../../server/chat/conversations';
 import { requireMember } from '../../server/web/request-context';
-import { MAX_ID } from '../../shared/ids';
-
-const body = z.object({ conversation: z.number().int().min(1).max(MAX_ID) }).strict();
+import { typingBody } from '../../shared/api/typing';
 
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
-  const { conversation } = await readJson(request, body);
+  const { conversation } = await readJson(request, typingBody);
   const view = await conversationFor(locals.app.db, { siteId: locals.site.settings.id, userId: user.id }, conversation);
   if (!view) throw new ApiError('conversation_not_found');
   if (await chatSignalsOf(locals.app, user.id)) await locals.app.bus.publish('chat.typing', { conversationId: view.id, typistId: user.id, otherId: view.partner.id });

@@ -3,7 +3,6 @@
  * POST/DELETE `?push=1` to register or end a push subscription. POST, PUT and DELETE need the client
  * request-type header.
  */
-import { z } from 'zod';
 import { login, loginSchema } from '../../server/auth/login';
 import { ApiError, endpoint, json, methodNotAllowed, readJson, requireClientHeader } from '../../server/web/api';
 import { changeLanguage, loadCurrentUser } from '../../server/members/account';
@@ -11,11 +10,12 @@ import { cookieOptions } from '../../server/web/cookies';
 import { readDeviceCookie, setDeviceCookie } from '../../server/web/device-cookie';
 import { setSessionCookie } from '../../server/web/session-cookie';
 import { isPushCall, registerPushSubscription, removePushSubscription } from './_push';
-import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE, LANGUAGES } from '../../shared/languages';
+import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE } from '../../shared/languages';
+import { userUpdateBody, type LoginAnswer, type UserAnswer, type UserUpdateAnswer } from '../../shared/api/user';
 
 export const GET = endpoint(({ locals }) => {
   if (!locals.user) throw new ApiError('authentication_required');
-  return json(locals.user);
+  return json(locals.user satisfies UserAnswer);
 });
 
 export const POST = endpoint(async ({ locals, request, cookies, url }) => {
@@ -43,20 +43,18 @@ export const POST = endpoint(async ({ locals, request, cookies, url }) => {
   setDeviceCookie(cookies, result.deviceCookie, locals.secure);
   const user = await loadCurrentUser(app.db, result.userId);
   if (!user) throw new ApiError('invalid_credentials');
-  return json(user);
+  return json(user satisfies LoginAnswer);
 });
-
-const update = z.object({ language: z.enum(LANGUAGES) });
 
 export const PUT = endpoint(async ({ locals, request, cookies }) => {
   requireClientHeader(request);
   if (!locals.user) throw new ApiError('authentication_required');
-  const input = await readJson(request, update);
+  const input = await readJson(request, userUpdateBody);
   const result = await changeLanguage(locals.app.db, { languages: locals.site.settings.languages, userId: locals.user.id, value: input.language });
   if (result.type === 'error') throw new ApiError(result.reason);
   const { language } = result;
   cookies.set(LANGUAGE_COOKIE, language, cookieOptions(locals.secure, LANGUAGE_COOKIE_MAX_AGE, false));
-  return json({ ...locals.user, language });
+  return json({ ...locals.user, language } satisfies UserUpdateAnswer);
 });
 
 export const DELETE = endpoint(async ({ locals, request, url }) => {

@@ -7,66 +7,15 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { creditLedger, directDebitAccounts, directDebitMandates, mailOutbox, pageEvents, payments, photos, profiles, pushSubscriptions, regions, sessions, smsOutbox, users } from '../../db/schema';
+import type { Schema } from '../../shared/api/contract';
 import type { Site } from '../sites/directory';
 
 export const DATA_EXPORT_VERSION = 1;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export interface UserDataExport {
-  format_version: number;
-  exported_at: string;
-  site: { id: number; name: string; domain: string };
-  account: {
-    id: number;
-    email: string;
-    status: string;
-    email_confirmed_at: string | null;
-    signup_date: string;
-    language: string;
-    credits: number;
-    paid_user: boolean;
-    invisible: boolean;
-    /** HON-02: shown on the public pages (first name, age, city, main photo). */
-    public_profile: boolean;
-    notifications_disabled: string[];
-    tracking: Record<string, string> | null;
-    signup_message: string | null;
-    signup_step: number;
-    deleted_at: string | null;
-  };
-  profile: {
-    name: string;
-    status: string;
-    gender: string;
-    sexuality: string;
-    birth_date: string;
-    country: string;
-    region: string | null;
-    city: string | null;
-    hair_colour: string | null;
-    eye_colour: string | null;
-    body_type: string | null;
-    relationship_status: string | null;
-    tattoos: string | null;
-    interests: string[];
-    signup_reason: string | null;
-    about: string;
-    last_active_at: string;
-  } | null;
-  photos: Array<{ filename: string; thumb_filename: string; status: string; premium: boolean; main: boolean; created_at: string }>;
-  sessions: Array<{ created_at: string; expires_at: string; ip: string | null; user_agent: string | null }>;
-  credit_ledger: Array<{ delta: number; reason: string; reference: string | null; created_at: string }>;
-  payments: Array<{ id: number; credits: number; amount_cents: number; discount_cents: number; currency: string; method: string; status: string; discount_code: string | null; created_at: string; settled_at: string | null }>;
-  mails: Array<{ kind: string; subject: string; to: string; status: string; created_at: string }>;
-  page_events: Array<{ kind: string; path: string; duration_ms: number | null; created_at: string }>;
-  push_subscriptions: Array<{ endpoint: string; created_at: string }>;
-  direct_debit: {
-    blocked_at: string | null;
-    mandates: Array<{ reference: string; status: string; account_holder: string; iban: string; street: string; house_number: string; zip: string; city: string; mobile: string; created_at: string; confirmed_at: string | null }>;
-    sms: Array<{ to: string; text: string; status: string; created_at: string }>;
-  };
-}
+/** The download (`UserDataExport` of openapi/openapi.yaml). */
+export type UserDataExport = Schema<'UserDataExport'>;
 
 /** Collects the member's data; null when there is no such member on this site. */
 export async function exportUserData(db: Db, site: Site, userId: number, now: Date): Promise<UserDataExport | null> {

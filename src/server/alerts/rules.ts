@@ -9,9 +9,9 @@
  *   time is kept next to the time, under `notifications_disabled_list`);
  * - `time_bonus`: for good (the time-bonus modal opens only when it was never dismissed, TB-02).
  */
+import { ALERT_KEYS } from '../../shared/api/alert-dismiss';
 import type { CurrentUser } from '../members/account';
 
-export const ALERT_KEYS = ['enrich', 'push', 'notifications_disabled', 'time_bonus'] as const;
 export type AlertKey = (typeof ALERT_KEYS)[number];
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -7,6 +7,7 @@
  * See docs/decisions/036-gif-provider-and-shipped-media.md.
  */
 import type { Config } from '../config';
+import { GIF_OFFSET_MAX } from '../../shared/api/limits';
 import type { Language } from '../../shared/languages';
 import { LOCAL_GIF_SIZE, LOCAL_GIFS, localGifUrl, MOTIF_KEYWORDS, type LocalGif } from './gif-library';
 
@@ -51,12 +52,8 @@ export class GifProviderError extends Error {
   }
 }
 
-/** Longest query the API accepts (characters). */
-export const GIF_QUERY_MAX = 50;
 /** Gifs per page of the API. */
 export const GIF_PAGE_SIZE = 12;
-/** Highest offset the API accepts (GIPHY's own limit is 4999). */
-export const GIF_OFFSET_MAX = 4999;
 
 /** Lower case, accents removed, punctuation as spaces: 'Cœur!' and 'coeur' meet. */
 export function normalizeWords(text: string): string {

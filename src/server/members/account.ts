@@ -2,33 +2,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { photos, profiles, users, type PhotoStatus, type ProfileStatus, type UserStatus } from '../../db/schema';
+import type { Schema } from '../../shared/api/contract';
 import { isLanguage, type Language } from '../../shared/languages';
 
-export interface MainImage {
-  filename: string;
-  thumb_filename: string;
-  status: PhotoStatus;
-}
-
-export interface CurrentUser {
-  id: number;
-  email: string;
-  status: UserStatus;
-  credits: number;
-  paid_user: boolean;
-  signup_date: string;
-  fictional_icon: boolean;
-  language: Language;
-  invisible: boolean;
-  notifications_disabled: string[];
-  profile: {
-    id: number;
-    name: string;
-    country: string;
-    status: ProfileStatus;
-    main_image: MainImage | null;
-  };
-}
+/** The signed-in member (`User` of openapi/openapi.yaml). */
+export type CurrentUser = Schema<'User'>;
 
 /** The columns a CurrentUser is made of (not the whole rows: a page needs these and no more). */
 export const memberColumns = {

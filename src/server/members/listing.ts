@@ -5,19 +5,11 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { photos, profiles, regions, users } from '../../db/schema';
+import type { Schema } from '../../shared/api/contract';
 import { listedTo } from './visibility';
 
-export interface MemberCard {
-  id: number;
-  name: string;
-  age: number;
-  country: string;
-  region: string | null;
-  city: string | null;
-  fictional: boolean;
-  thumb: string | null;
-  image: string | null;
-}
+/** A member card as the search API sends it (`MemberCard` of openapi/openapi.yaml). */
+export type MemberCard = Schema<'MemberCard'>;
 
 /** Whole years between a yyyy-mm-dd birth date and `now`. */
 export function ageOn(birthDate: string, now: Date): number {

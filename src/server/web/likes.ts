@@ -4,8 +4,9 @@
  */
 import type { LikeCard, LikeCursor, LikeListType } from '../members/likes';
 import { parseId } from '../../shared/ids';
+import { LIKE_LIST_TYPES } from '../../shared/api/likes';
 
-export const LIKE_LIST_TYPES: readonly LikeListType[] = ['received', 'given', 'matches'];
+export { LIKE_LIST_TYPES };
 
 export function isLikeListType(value: string | undefined): value is LikeListType {
   return value !== undefined && (LIKE_LIST_TYPES as readonly string[]).includes(value);

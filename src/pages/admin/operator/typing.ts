@@ -3,18 +3,15 @@
  * is typing. The member's stream shows the fictional profile typing for a few seconds and the operator's
  * lock is renewed; nothing is stored. Anyone else: 403 (no staff session or role) or 409 (not theirs).
  */
-import { z } from 'zod';
 import { ApiError, endpoint, methodNotAllowed, readJson } from '../../../server/web/api';
 import { currentStaff } from '../../../server/web/staff-guard';
 import { operatorTyping } from '../../../server/staff/operator';
-import { MAX_ID } from '../../../shared/ids';
-
-const body = z.object({ conversation: z.number().int().min(1).max(MAX_ID) }).strict();
+import { typingBody } from '../../../shared/api/typing';
 
 export const POST = endpoint(async (context) => {
   const staff = await currentStaff(context);
   if (!staff || (staff.role !== 'operator' && staff.role !== 'admin')) throw new ApiError('authentication_required');
-  const { conversation } = await readJson(context.request, body);
+  const { conversation } = await readJson(context.request, typingBody);
   if (!(await operatorTyping(context.locals.app, staff, conversation))) throw new ApiError('conversation_not_found');
   return new Response(null, { status: 204 });
 });
