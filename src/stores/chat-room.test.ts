@@ -1,6 +1,7 @@
 /** The chat's store against a fake API and a fake live stream (what moved out of the ChatRoom island). */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient, setApiClient } from '../client/api';
+import { setApiClient } from '../client/api';
+import { installTestApi } from '../../tests/setup/test-api';
 import { dispatchLiveEvent } from '../client/live';
 import { $chatRoom, followChatRoom, initChatRoom, loadOlder, sendDraft, sendItem, sendMessage, sendPhoto, typeDraft, TYPING_SHOWN_MS, type ChatMessageJson, type ChatRoomStart } from './chat-room';
 import { $credits } from './credits';
@@ -24,22 +25,15 @@ interface Call {
 /** A fake API: `answer` gives status and JSON per call; every call is recorded. */
 function fakeApi(answer: (call: Call) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>) {
   const calls: Call[] = [];
-  setApiClient(
-    createApiClient({
-      baseUrl: 'http://site.test',
-      onAuthenticationRequired: () => undefined,
-      retry: { retries: 0 },
-      fetch: async (input) => {
-        const request = input as Request;
-        const contentType = request.headers.get('content-type');
-        const body = contentType?.startsWith('multipart/form-data') ? Object.fromEntries((await request.formData()).entries()) : request.method === 'GET' ? null : await request.json().catch(() => null);
-        const call = { method: request.method, url: new URL(request.url), body, contentType };
-        calls.push(call);
-        const { status, body: json } = await answer(call);
-        return new Response(JSON.stringify(json), { status, headers: { 'content-type': 'application/json' } });
-      },
-    }),
-  );
+  installTestApi(async (input) => {
+    const request = input as Request;
+    const contentType = request.headers.get('content-type');
+    const body = contentType?.startsWith('multipart/form-data') ? Object.fromEntries((await request.formData()).entries()) : request.method === 'GET' ? null : await request.json().catch(() => null);
+    const call = { method: request.method, url: new URL(request.url), body, contentType };
+    calls.push(call);
+    const { status, body: json } = await answer(call);
+    return new Response(JSON.stringify(json), { status, headers: { 'content-type': 'application/json' } });
+  });
   return calls;
 }
 

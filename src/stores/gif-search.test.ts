@@ -1,6 +1,7 @@
 /** The gif search and gift catalogue stores against a fake API (what moved out of GifPicker and GiftPicker). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, setApiClient } from '../client/api';
+import { setApiClient } from '../client/api';
+import { installTestApi } from '../../tests/setup/test-api';
 import { $gifSearch, $giftCatalogue, moreGifs, openGifSearch, openGiftCatalogue, searchGifs, type GifItem } from './gif-search';
 
 const gif = (id: string): GifItem => ({ id, title: id, url: `/g/${id}.webp`, previewUrl: `/g/${id}.webp`, width: 160, height: 160 });
@@ -10,20 +11,13 @@ function fakeApi(answer: (url: URL) => { status: number; body: unknown }) {
   const urls: URL[] = [];
   const held: (() => void)[] = [];
   let holding = false;
-  setApiClient(
-    createApiClient({
-      baseUrl: 'http://site.test',
-      onAuthenticationRequired: () => undefined,
-      retry: { retries: 0 },
-      fetch: async (input) => {
-        const url = new URL((input as Request).url);
-        urls.push(url);
-        if (holding) await new Promise<void>((release) => held.push(release));
-        const { status, body } = answer(url);
-        return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-      },
-    }),
-  );
+  installTestApi(async (input) => {
+    const url = new URL((input as Request).url);
+    urls.push(url);
+    if (holding) await new Promise<void>((release) => held.push(release));
+    const { status, body } = answer(url);
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  });
   return { urls, held, hold: (on: boolean) => (holding = on) };
 }
 

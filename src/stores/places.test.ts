@@ -1,21 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, setApiClient } from '../client/api';
+import { setApiClient } from '../client/api';
+import { installTestApi } from '../../tests/setup/test-api';
 import { $interests, $regions, GEOCODE_TTL_MS, loadInterests, loadRegions, lookupGeocode, resetPlaces } from './places';
 
 function fakeApi(body: (url: URL) => unknown) {
   const urls: URL[] = [];
-  setApiClient(
-    createApiClient({
-      baseUrl: 'http://site.test',
-      onAuthenticationRequired: () => undefined,
-      retry: { retries: 0 },
-      fetch: async (input) => {
-        const url = new URL((input as Request).url);
-        urls.push(url);
-        return new Response(JSON.stringify(body(url)), { headers: { 'content-type': 'application/json' } });
-      },
-    }),
-  );
+  installTestApi(async (input) => {
+    const url = new URL((input as Request).url);
+    urls.push(url);
+    return new Response(JSON.stringify(body(url)), { headers: { 'content-type': 'application/json' } });
+  });
   return urls;
 }
 

@@ -1,6 +1,7 @@
 /** The browser's push module against a fake browser (service worker, PushManager, Notification) and a fake API. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, setApiClient } from '../client/api';
+import { setApiClient } from '../client/api';
+import { installTestApi } from '../../tests/setup/test-api';
 import { applicationServerKey, type PushEnv, type PushSubscriptionLike } from '../client/push';
 import { isPushSubscribed, setPushSubscribed } from '../boot/boot';
 import { $push, $pushOffer, $pushSubscribed, initPush, resetPushForTests, subscribePush, unsubscribePush } from './push';
@@ -82,19 +83,12 @@ beforeEach(() => {
   answer = () => new Response(JSON.stringify({ ok: true }), { status: 201, headers: { 'content-type': 'application/json' } });
   resetPushForTests();
   $push.set({ status: 'loading', busy: false, error: null });
-  setApiClient(
-    createApiClient({
-      baseUrl: 'http://site.test',
-      onAuthenticationRequired: () => undefined,
-      retry: { retries: 0 },
-      fetch: async (input) => {
-        const request = input as Request;
-        const text = await request.clone().text();
-        sent.push({ method: request.method, url: request.url, headers: request.headers, body: text ? JSON.parse(text) : null });
-        return answer(request);
-      },
-    }),
-  );
+  installTestApi(async (input) => {
+    const request = input as Request;
+    const text = await request.clone().text();
+    sent.push({ method: request.method, url: request.url, headers: request.headers, body: text ? JSON.parse(text) : null });
+    return answer(request);
+  });
 });
 afterEach(() => setApiClient(undefined));
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, setApiClient } from '../client/api';
+import { setApiClient } from '../client/api';
+import { installTestApi } from '../../tests/setup/test-api';
 import { $search, initSearch, loadMore, restoreFromUrl, search, type MemberCard } from './search';
 
 const card = (id: number): MemberCard => ({ id, name: `M${id}`, age: 30, country: 'NL', region: 'Utrecht', city: null, fictional: id % 2 === 0, thumb: null, image: null });
@@ -8,19 +9,12 @@ const applied = { gender: ['female'], country: 'NL', minAge: 18, maxAge: 99 };
 /** A fake /api/members.php: answers by cursor; records the URLs asked. */
 function fakeApi(answer: (url: URL) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>) {
   const urls: URL[] = [];
-  setApiClient(
-    createApiClient({
-      baseUrl: 'http://site.test',
-      onAuthenticationRequired: () => undefined,
-      retry: { retries: 0 },
-      fetch: async (input) => {
-        const url = new URL((input as Request).url);
-        urls.push(url);
-        const { status, body } = await answer(url);
-        return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-      },
-    }),
-  );
+  installTestApi(async (input) => {
+    const url = new URL((input as Request).url);
+    urls.push(url);
+    const { status, body } = await answer(url);
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  });
   return urls;
 }
 

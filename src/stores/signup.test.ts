@@ -1,26 +1,20 @@
 /** A signup form's store against a fake API (what moved out of the SignupForm island). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, setApiClient } from '../client/api';
+import { setApiClient } from '../client/api';
+import { installTestApi } from '../../tests/setup/test-api';
 import { createSignup, type SignupRequest } from './signup';
 
 const request: SignupRequest = { email: 'anna@example.test', name: 'Anna', password: 'geheim123', date_of_birth: '1990-01-01', gender: 'female', looking_for: 'male', public_profile: false };
 
 function fakeApi(answer: () => { status: number; body: unknown } | 'offline') {
   const sent: { headers: Headers; body: unknown }[] = [];
-  setApiClient(
-    createApiClient({
-      baseUrl: 'http://site.test',
-      onAuthenticationRequired: () => undefined,
-      retry: { retries: 0 },
-      fetch: async (input) => {
-        const r = input as Request;
-        sent.push({ headers: r.headers, body: await r.json() });
-        const a = answer();
-        if (a === 'offline') throw new TypeError('offline');
-        return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'content-type': 'application/json' } });
-      },
-    }),
-  );
+  installTestApi(async (input) => {
+    const r = input as Request;
+    sent.push({ headers: r.headers, body: await r.json() });
+    const a = answer();
+    if (a === 'offline') throw new TypeError('offline');
+    return new Response(JSON.stringify(a.body), { status: a.status, headers: { 'content-type': 'application/json' } });
+  });
   return sent;
 }
 

@@ -1,6 +1,7 @@
 /** The swipe game's store against a fake API (what moved out of the SwipeGame island). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, setApiClient } from '../client/api';
+import { setApiClient } from '../client/api';
+import { installTestApi } from '../../tests/setup/test-api';
 import { LIVE_DOM_EVENT, type LiveEvent } from '../client/live';
 import { $swipe, chooseCard, initSwipe, MAX_SKIPPED, type SwipeCard } from './swipe';
 
@@ -8,19 +9,12 @@ const card = (id: number): SwipeCard => ({ id, name: `M${id}`, age: 30, place: '
 
 function fakeApi(answer: (body: { id: number; like: boolean }) => { status: number; body: unknown }) {
   const bodies: { id: number; like: boolean }[] = [];
-  setApiClient(
-    createApiClient({
-      baseUrl: 'http://site.test',
-      onAuthenticationRequired: () => undefined,
-      retry: { retries: 0 },
-      fetch: async (input) => {
-        const body = (await (input as Request).json()) as { id: number; like: boolean };
-        bodies.push(body);
-        const { status, body: json } = answer(body);
-        return new Response(JSON.stringify(json), { status, headers: { 'content-type': 'application/json' } });
-      },
-    }),
-  );
+  installTestApi(async (input) => {
+    const body = (await (input as Request).json()) as { id: number; like: boolean };
+    bodies.push(body);
+    const { status, body: json } = answer(body);
+    return new Response(JSON.stringify(json), { status, headers: { 'content-type': 'application/json' } });
+  });
   return bodies;
 }
 

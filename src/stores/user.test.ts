@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, setApiClient } from '../client/api';
+import { setApiClient } from '../client/api';
+import { installTestApi } from '../../tests/setup/test-api';
 import { $language, $user, clearUser, loadUser, setLanguage, type User } from './user';
 
 const user: User = {
@@ -21,19 +22,12 @@ let requests: { method: string; path: string; header: string | null; body: strin
 
 function useServer(answer: Answer) {
   requests = [];
-  setApiClient(
-    createApiClient({
-      baseUrl: 'http://site.test',
-      retry: { sleep: async () => undefined },
-      onAuthenticationRequired: () => undefined,
-      fetch: async (input) => {
-        const request = input as Request;
-        const body = await request.text();
-        requests.push({ method: request.method, path: new URL(request.url).pathname, header: request.headers.get('x-requested-with'), body });
-        return answer(request, body);
-      },
-    }),
-  );
+  installTestApi(async (input) => {
+    const request = input as Request;
+    const body = await request.text();
+    requests.push({ method: request.method, path: new URL(request.url).pathname, header: request.headers.get('x-requested-with'), body });
+    return answer(request, body);
+  }, { sleep: async () => undefined });
 }
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
