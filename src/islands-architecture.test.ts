@@ -7,34 +7,17 @@
  * Each rule is a function of a file list, run on the real files and on a small made-up list that breaks
  * it, so a rule that stopped seeing violations would fail here too.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, specifiers } from '../tests/setup/architecture';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const EXTENSIONS = ['.ts', '.tsx', '.astro', '.mjs', '.js'];
 
 /** A source file: its path from the project root (with `/`) and its text. */
 interface SourceFile {
   path: string;
   source: string;
-}
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return walk(path);
-    return EXTENSIONS.some((ext) => name.endsWith(ext)) && !/\.(test|spec)\.tsx?$/.test(name) ? [path] : [];
-  });
-}
-
-/** Module specifiers a file imports (static imports, re-exports, dynamic imports); type-only ones too. */
-function specifiers(source: string): string[] {
-  const found: string[] = [];
-  for (const m of source.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]/g)) found.push(m[1]!);
-  for (const m of source.matchAll(/(?:^|[\s;])import\s*['"]([^'"]+)['"]/g)) found.push(m[1]!);
-  for (const m of source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
-  return found;
 }
 
 /** The project path a relative specifier of `from` names (without extension), or null for a package. */
@@ -66,7 +49,7 @@ function clientViolations(files: readonly SourceFile[]): string[] {
   return importsInto(files, 'src/client', 'src/stores');
 }
 
-const project: SourceFile[] = walk(join(ROOT, 'src')).map((file) => ({ path: relative(ROOT, file).split('\\').join('/'), source: readFileSync(file, 'utf8') }));
+const project: SourceFile[] = sourceFiles(join(ROOT, 'src')).map((file) => ({ path: relative(ROOT, file).split('\\').join('/'), source: readFileSync(file, 'utf8') }));
 
 describe('islands → stores → client', () => {
   it('islands never import src/client/ or call fetch', () => {

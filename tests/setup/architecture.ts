@@ -20,7 +20,8 @@ export type Graph = Map<string, Imports>;
 
 const EXTENSIONS = ['.ts', '.tsx', '.astro', '.mjs', '.js'];
 
-function sourceFiles(dir: string): string[] {
+/** The source files under `dir` (test files left out). */
+export function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
