@@ -49,7 +49,15 @@ export async function membersPage(ctx: Pick<RequestContext, 'app' | 'site' | 'us
   } else {
     status = 400;
     const code = outcome.type === 'invalid' ? outcome.code : 'validation_failed';
-    initial = { query, applied: { gender: query.gender, country: query.country, region: query.region, minAge: query.minAge ?? siteMin, maxAge: query.maxAge ?? SEARCH_MAX_AGE }, cards: [], next: null, similar: null, error: code, pages: 1 };
+    initial = {
+      query,
+      applied: { gender: query.gender, country: query.country, region: query.region, minAge: query.minAge ?? siteMin, maxAge: query.maxAge ?? SEARCH_MAX_AGE },
+      cards: [],
+      next: null,
+      similar: null,
+      error: code,
+      pages: 1,
+    };
   }
 
   // The island's own props: not needed when the shared page's HTML is served as it was rendered.
