@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /** Lines between the opening and the closing `---` fence (comments included); 0 without frontmatter. */
-export function frontmatterLines(source: string): number {
+function frontmatterLines(source: string): number {
   const lines = source.split('\n');
   if (lines[0]?.trimEnd() !== '---') return 0;
   const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === '---');
