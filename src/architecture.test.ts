@@ -30,8 +30,6 @@ const NOT_YET_THIN: readonly string[] = [
   'src/pages/admin/partner.astro',
   'src/pages/admin/photos/index.astro',
   'src/pages/admin/sites/[id].astro',
-  'src/pages/landers/[name]/[...slug].astro',
-  'src/pages/landers/tinderswipe/[...slug].astro',
 ];
 
 describe('architecture', () => {
