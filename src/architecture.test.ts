@@ -29,7 +29,6 @@ const NOT_YET_THIN: readonly string[] = [
   'src/pages/admin/operator/index.astro',
   'src/pages/admin/partner.astro',
   'src/pages/admin/photos/index.astro',
-  'src/pages/admin/sites/[id].astro',
 ];
 
 describe('architecture', () => {
