@@ -21,14 +21,6 @@ function made(edges: Record<string, string[]>): Graph {
   return g;
 }
 
-/** Pages still over 40 lines of frontmatter, waiting for their view model (issue 24, point 4); only shrinks. */
-const NOT_YET_THIN: readonly string[] = [
-  'src/pages/admin/members/[id].astro',
-  'src/pages/admin/operator/[id].astro',
-  'src/pages/admin/partner.astro',
-  'src/pages/admin/photos/index.astro',
-];
-
 describe('architecture', () => {
   it('no module imports itself through a circle of imports', () => {
     expect(moduleCycles(graph)).toEqual([]);
@@ -54,8 +46,7 @@ describe('architecture', () => {
   });
 
   it('pages keep their frontmatter short (one view-model call; the shaping lives in src/server/web/pages)', () => {
-    const tooLong = longFrontmatter(astroPages(ROOT, 'src/pages'), 40).filter((page) => !NOT_YET_THIN.some((p) => page.startsWith(`${p} (`)));
-    expect(tooLong).toEqual([]);
+    expect(longFrontmatter(astroPages(ROOT, 'src/pages'), 40)).toEqual([]);
     const fence = (n: number) => ['---', ...Array.from({ length: n }, (_, i) => `const a${i} = ${i};`), '---', '<p>page</p>'].join('\n');
     const examples = new Map([
       ['src/pages/long.astro', fence(41)],
