@@ -72,10 +72,7 @@ const nativeIslandIds = {
       this.warn('astro/dist/runtime/server/render/component.js no longer names islands with shorthash: island ids are hashed as Astro does');
       return null;
     }
-    const helper = [
-      'import { createHash as createIslandHash } from "node:crypto";',
-      'const islandId = (text) => createIslandHash("sha1").update(text).digest("hex").slice(0, 12);',
-    ].join('\n');
+    const helper = ['import { createHash as createIslandHash } from "node:crypto";', 'const islandId = (text) => createIslandHash("sha1").update(text).digest("hex").slice(0, 12);'].join('\n');
     return { code: `${helper}\n${code.replace(call, 'const astroId = islandId(')}`, map: null };
   },
 };

@@ -167,18 +167,21 @@ interface Receiver {
 function openReceiver(server: Server, memberId: number): Promise<Receiver> {
   return new Promise((resolve, reject) => {
     const receiver: Receiver = { memberId, onMessage: () => {}, close: () => req.destroy() };
-    const req = request({ host: '127.0.0.1', port: server.port, path: '/api/events.php', agent: false, headers: { host: server.host, cookie: `lang=en; session=${tokenOf(memberId)}` } }, (res: IncomingMessage) => {
-      if (res.statusCode !== 200) {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => reject(new Error(`receiver stream answered ${res.statusCode}: ${text.slice(0, 300)}`)));
-        return;
-      }
-      onSseEvents(res, ({ event, data }) => {
-        if (event === 'ready') resolve(receiver);
-        if (event === 'message' && data) receiver.onMessage((JSON.parse(data) as { client_id: string }).client_id);
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path: '/api/events.php', agent: false, headers: { host: server.host, cookie: `lang=en; session=${tokenOf(memberId)}` } },
+      (res: IncomingMessage) => {
+        if (res.statusCode !== 200) {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => reject(new Error(`receiver stream answered ${res.statusCode}: ${text.slice(0, 300)}`)));
+          return;
+        }
+        onSseEvents(res, ({ event, data }) => {
+          if (event === 'ready') resolve(receiver);
+          if (event === 'message' && data) receiver.onMessage((JSON.parse(data) as { client_id: string }).client_id);
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -211,13 +214,16 @@ class Holders {
 
   async close(): Promise<void> {
     await Promise.all(
-      this.holders.map((h) => new Promise((r) => {
-        if (h.exitCode !== null || h.signalCode !== null || !h.connected) return r(null);
-        h.once('exit', r);
-        h.send({ type: 'close' }, (err) => {
-          if (err) r(null);
-        });
-      })),
+      this.holders.map(
+        (h) =>
+          new Promise((r) => {
+            if (h.exitCode !== null || h.signalCode !== null || !h.connected) return r(null);
+            h.once('exit', r);
+            h.send({ type: 'close' }, (err) => {
+              if (err) r(null);
+            });
+          }),
+      ),
     );
   }
 }
@@ -338,7 +344,15 @@ async function sendsInFlight(routes: Array<{ via: Server; from: number; to: numb
   );
   const ok = statuses.filter((s) => s >= 200 && s < 300).length;
   const serverErrors = statuses.filter((s) => s >= 500).length;
-  return { sends: statuses.length, ok, serverErrors, other: statuses.length - ok - serverErrors, perSecond: ok / ((performance.now() - started) / 1000), p50: percentile(ms, 50), p99: percentile(ms, 99) };
+  return {
+    sends: statuses.length,
+    ok,
+    serverErrors,
+    other: statuses.length - ok - serverErrors,
+    perSecond: ok / ((performance.now() - started) / 1000),
+    p50: percentile(ms, 50),
+    p99: percentile(ms, 99),
+  };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
@@ -419,7 +433,10 @@ try {
   let openB = 0;
   for (const level of [...LEVELS].sort((x, y) => x - y)) {
     const t = performance.now();
-    const [ra, rb] = await Promise.all([holders.open(a, idleA.slice(openA, level), benchStarted + DEADLINE_MS - MEASURE_RESERVE_MS), holders.open(b, idleB.slice(openB, level), benchStarted + DEADLINE_MS - MEASURE_RESERVE_MS)]);
+    const [ra, rb] = await Promise.all([
+      holders.open(a, idleA.slice(openA, level), benchStarted + DEADLINE_MS - MEASURE_RESERVE_MS),
+      holders.open(b, idleB.slice(openB, level), benchStarted + DEADLINE_MS - MEASURE_RESERVE_MS),
+    ]);
     openA += ra.opened;
     openB += rb.opened;
     const openSeconds = (performance.now() - t) / 1000;
@@ -437,46 +454,73 @@ try {
       cpuPerMessage,
       streams: level,
       opened: { a: openA, b: openB },
-      failures: Object.entries(reasons).map(([k, v]) => `${v}× ${k}`).join(', '),
+      failures: Object.entries(reasons)
+        .map(([k, v]) => `${v}× ${k}`)
+        .join(', '),
       same: { p50: percentile(same.ms, 50), p99: percentile(same.ms, 99), answer: percentile(same.answerMs, 50) },
-      cross: { p50: percentile(cross.ms, 50), p99: percentile(cross.ms, 99), answer: percentile(cross.answerMs, 50), afterP50: percentile(cross.afterAnswerMs, 50), afterP99: percentile(cross.afterAnswerMs, 99) },
+      cross: {
+        p50: percentile(cross.ms, 50),
+        p99: percentile(cross.ms, 99),
+        answer: percentile(cross.answerMs, 50),
+        afterP50: percentile(cross.afterAnswerMs, 50),
+        afterP99: percentile(cross.afterAnswerMs, 99),
+      },
       perSecond: load.perSecond,
       rssPerStream: { a: (rss.a - warmRss.a) / Math.max(1, openA), b: (rss.b - warmRss.b) / Math.max(1, openB) },
       openSeconds,
     });
     const r = results[results.length - 1]!;
-    console.log(`  measured ${level} idle streams per process (${r.opened.a}/${r.opened.b} open, in ${openSeconds.toFixed(0)} s): cross p99 ${r.cross.p99.toFixed(1)} ms, ${r.perSecond.toFixed(0)} msg/s`);
+    console.log(
+      `  measured ${level} idle streams per process (${r.opened.a}/${r.opened.b} open, in ${openSeconds.toFixed(0)} s): cross p99 ${r.cross.p99.toFixed(1)} ms, ${r.perSecond.toFixed(0)} msg/s`,
+    );
   }
 
   onA.close();
   for (const r of onB) r.close();
   const f = (n: number, d = 1) => n.toFixed(d).padStart(9);
-  console.log(`\nmachine: ${availableParallelism()} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (other work shares the cores: wall-clock figures are noisy, CPU ms/msg less so)`);
+  console.log(
+    `\nmachine: ${availableParallelism()} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (other work shares the cores: wall-clock figures are noisy, CPU ms/msg less so)`,
+  );
   console.log(`chat delivery on PostgreSQL (fresh database, seeded in ${seeded.toFixed(1)} s), two server processes A and B (one process each), ${SENDS} sends per figure`);
-  console.log('latency: HTTP POST /api/chat.php written to A → the message event read off the receiver\'s SSE stream; same = stream on A, cross = stream on B');
+  console.log("latency: HTTP POST /api/chat.php written to A → the message event read off the receiver's SSE stream; same = stream on A, cross = stream on B");
   console.log(`server RSS: A ${(baseRss.a / 1024).toFixed(0)} MB at start, ${(warmRss.a / 1024).toFixed(0)} MB warmed up; B ${(baseRss.b / 1024).toFixed(0)} MB, ${(warmRss.b / 1024).toFixed(0)} MB`);
-  console.log(`\n${'idle streams per process'.padEnd(26)}${'open A/B'.padStart(13)}${'same p50'.padStart(9)}${'same p99'.padStart(9)}${'cross p50'.padStart(10)}${'cross p99'.padStart(10)}${'POST p50'.padStart(9)}${'msg/s'.padStart(9)}${'CPU ms/msg'.padStart(11)}${'KB/stream A'.padStart(12)}${'KB/stream B'.padStart(12)}`);
+  console.log(
+    `\n${'idle streams per process'.padEnd(26)}${'open A/B'.padStart(13)}${'same p50'.padStart(9)}${'same p99'.padStart(9)}${'cross p50'.padStart(10)}${'cross p99'.padStart(10)}${'POST p50'.padStart(9)}${'msg/s'.padStart(9)}${'CPU ms/msg'.padStart(11)}${'KB/stream A'.padStart(12)}${'KB/stream B'.padStart(12)}`,
+  );
   for (const r of results)
     console.log(
       `${String(r.streams).padEnd(26)}${`${r.opened.a}/${r.opened.b}`.padStart(13)}${f(r.same.p50, 2)}${f(r.same.p99, 2)}${f(r.cross.p50, 2).padStart(10)}${f(r.cross.p99, 2).padStart(10)}${f(r.cross.answer, 2)}${f(r.perSecond, 0)}${f(r.cpuPerMessage, 2).padStart(11)}${f(r.rssPerStream.a).padStart(12)}${f(r.rssPerStream.b).padStart(12)}`,
     );
   for (const r of results) if (r.failures) console.log(`  ${r.streams}: streams not opened: ${r.failures}`);
-  console.log(`  (latencies in ms; msg/s = ${SENDERS} senders at once through A to ${onB.length} receivers on B for ${SUSTAIN_SECONDS} s, counted on arrival; CPU ms/msg = CPU time of A and B together during that load / messages; KB/stream = RSS growth over the warmed-up server / its open streams)`);
+  console.log(
+    `  (latencies in ms; msg/s = ${SENDERS} senders at once through A to ${onB.length} receivers on B for ${SUSTAIN_SECONDS} s, counted on arrival; CPU ms/msg = CPU time of A and B together during that load / messages; KB/stream = RSS growth over the warmed-up server / its open streams)`,
+  );
   console.log(`  opening the streams took ${results.map((r) => `${r.openSeconds.toFixed(1)} s`).join(', ')}`);
   console.log(`\nsends between members (before the idle streams): ${SENDERS} senders, ${IN_FLIGHT} in flight each, for ${SUSTAIN_SECONDS} s, half through A, half through B`);
   console.log(`${'case'.padEnd(26)}${'sends'.padStart(9)}${'2xx'.padStart(9)}${'5xx'.padStart(9)}${'other'.padStart(9)}${'msg/s'.padStart(9)}${'POST p50'.padStart(10)}${'POST p99'.padStart(10)}`);
-  for (const [label, r] of [['one-way (to a reader)', oneWay], ['two-way (pairs, A ↔ B)', twoWay]] as const)
+  for (const [label, r] of [
+    ['one-way (to a reader)', oneWay],
+    ['two-way (pairs, A ↔ B)', twoWay],
+  ] as const)
     console.log(`${label.padEnd(26)}${f(r.sends, 0)}${f(r.ok, 0)}${f(r.serverErrors, 0)}${f(r.other, 0)}${f(r.perSecond, 0)}${f(r.p50, 2).padStart(10)}${f(r.p99, 2).padStart(10)}`);
   console.log(`  (msg/s = 2xx answers per second; POST latency in ms over every answer; 5xx are failed sends, e.g. deadlocks)`);
   console.log(`\nbare NOTIFY round trip (LISTEN on one connection, NOTIFY from another, ${NOTIFY_RUNS} runs): p50 ${notify.p50.toFixed(2)} ms, p99 ${notify.p99.toFixed(2)} ms`);
   const top = results[results.length - 1]!;
   const ratio = top.cross.p99 / notify.p99;
   console.log('\ngoals');
-  console.log(`  cross-process p99 ≤ 3× bare NOTIFY p99 (${(3 * notify.p99).toFixed(2)} ms): ${top.cross.p99.toFixed(2)} ms at ${top.streams} streams = ${ratio.toFixed(1)}× → ${ratio <= 3 ? 'met' : 'NOT met'}`);
+  console.log(
+    `  cross-process p99 ≤ 3× bare NOTIFY p99 (${(3 * notify.p99).toFixed(2)} ms): ${top.cross.p99.toFixed(2)} ms at ${top.streams} streams = ${ratio.toFixed(1)}× → ${ratio <= 3 ? 'met' : 'NOT met'}`,
+  );
   const after = top.cross.afterP99 / notify.p99;
-  console.log(`    the delivery path alone (arrival on B after A answered the send, i.e. after the commit): p50 ${top.cross.afterP50.toFixed(2)} ms, p99 ${top.cross.afterP99.toFixed(2)} ms = ${after.toFixed(1)}× the bare NOTIFY p99 → ${after <= 3 ? 'met' : 'NOT met'}`);
+  console.log(
+    `    the delivery path alone (arrival on B after A answered the send, i.e. after the commit): p50 ${top.cross.afterP50.toFixed(2)} ms, p99 ${top.cross.afterP99.toFixed(2)} ms = ${after.toFixed(1)}× the bare NOTIFY p99 → ${after <= 3 ? 'met' : 'NOT met'}`,
+  );
   const added = top.cross.p99 - top.same.p99;
-  console.log(`    what crossing processes adds (cross p99 − same p99): ${added.toFixed(2)} ms = ${(added / notify.p99).toFixed(1)}× the bare NOTIFY p99 → ${added <= 3 * notify.p99 ? 'met' : 'NOT met'}`);
+  console.log(
+    `    what crossing processes adds (cross p99 − same p99): ${added.toFixed(2)} ms = ${(added / notify.p99).toFixed(1)}× the bare NOTIFY p99 → ${added <= 3 * notify.p99 ? 'met' : 'NOT met'}`,
+  );
   const worst = Math.max(top.rssPerStream.a, top.rssPerStream.b);
   const all = top.opened.a >= 10_000 && top.opened.b >= 10_000;
   if (!all) console.log(`  (fewer than 10,000 streams per process: ${top.failures || 'see above'})`);

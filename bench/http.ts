@@ -66,7 +66,9 @@ const CLOCK_TICKS = (() => {
 function cpuMs(pid: number | undefined): number | undefined {
   if (!pid) return undefined;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   } catch {
     return undefined;
@@ -174,7 +176,9 @@ try {
     const label = app.name.slice(0, 3);
     if (identity) {
       const cpu = app.cpuUs !== undefined && identity.cpuUs !== undefined ? `   CPU per response ${(app.cpuUs / identity.cpuUs).toFixed(2)}x (+${(app.cpuUs - identity.cpuUs).toFixed(0)} µs)` : '';
-      console.log(`${label}/${identity.name.slice(0, 3)} compressed vs uncompressed in the app: throughput ${(app.rps / identity.rps).toFixed(3)}   p99 ${(app.p99 / Math.max(identity.p99, 0.1)).toFixed(2)}x${cpu}`);
+      console.log(
+        `${label}/${identity.name.slice(0, 3)} compressed vs uncompressed in the app: throughput ${(app.rps / identity.rps).toFixed(3)}   p99 ${(app.p99 / Math.max(identity.p99, 0.1)).toFixed(2)}x${cpu}`,
+      );
     }
     const linkIdentity = LINK_BYTES_PER_SECOND / identityBytes;
     const linkCompressed = LINK_BYTES_PER_SECOND / app.bytes;

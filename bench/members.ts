@@ -65,7 +65,21 @@ async function rows<T>(database: Database, query: SQL): Promise<T[]> {
  * Deterministic (setseed) so runs compare.
  */
 async function addMembers(database: Database, count: number): Promise<void> {
-  const db = { execute: async (q: SQL) => { const t = performance.now(); await database.db.execute(q); const ms = performance.now() - t; if (ms > 2000) console.log(`  seed step ${(ms / 1000).toFixed(1)} s: ${q.queryChunks.map((c) => (typeof c === 'object' && c && 'value' in c ? String((c as { value: unknown }).value) : '')).join('').replace(/\s+/g, ' ').slice(0, 60)}`); } };
+  const db = {
+    execute: async (q: SQL) => {
+      const t = performance.now();
+      await database.db.execute(q);
+      const ms = performance.now() - t;
+      if (ms > 2000)
+        console.log(
+          `  seed step ${(ms / 1000).toFixed(1)} s: ${q.queryChunks
+            .map((c) => (typeof c === 'object' && c && 'value' in c ? String((c as { value: unknown }).value) : ''))
+            .join('')
+            .replace(/\s+/g, ' ')
+            .slice(0, 60)}`,
+        );
+    },
+  };
   await db.execute(sql`select setseed(0.42)`);
   const first = Number((await rows<{ n: number }>(database, sql`select coalesce(max(id), 0) + 1 as n from users`))[0]!.n);
   await db.execute(sql`
@@ -145,7 +159,13 @@ async function time(name: string, run: () => Promise<SearchResult>): Promise<Tim
     ms.push(performance.now() - started);
   }
   ms.sort((a, b) => a - b);
-  return { name, p50: percentile(ms, 50), p99: percentile(ms, 99), cards: last!.cards.length, note: last!.similar ? `similar: widened ${last!.similar.widened.join(', ')}, ${last!.similar.cards.length} more` : undefined };
+  return {
+    name,
+    p50: percentile(ms, 50),
+    p99: percentile(ms, 99),
+    cards: last!.cards.length,
+    note: last!.similar ? `similar: widened ${last!.similar.widened.join(', ')}, ${last!.similar.cards.length} more` : undefined,
+  };
 }
 
 async function viewerOf(database: Database): Promise<{ siteId: number; userId: number; regionId: number; country: string }> {
@@ -163,9 +183,7 @@ async function queryLevel(database: Database): Promise<{ timings: Timing[]; plan
   const filter = `gender=female&country=${viewer.country}&region=${viewer.regionId}&minAge=25&maxAge=45`;
   const filters = parseSearchParams(new URLSearchParams(filter));
   const first = await searchMembers(database.db, { viewer, filters, now });
-  const timings = [
-    await time(`filtered search (${filter})`, () => searchMembers(database.db, { viewer, filters, now })),
-  ];
+  const timings = [await time(`filtered search (${filter})`, () => searchMembers(database.db, { viewer, filters, now }))];
   if (first.next) {
     const second = parseSearchParams(new URLSearchParams(`${filter}&cursor=${first.next}`));
     timings.push(await time('  its second page (keyset cursor)', () => searchMembers(database.db, { viewer, filters: second, now })));
@@ -197,7 +215,10 @@ function literal(value: unknown): string {
 // ---------------------------------------------------------------------------------------------------
 // HTTP level
 
-function http(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function http(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -268,7 +289,10 @@ async function httpLevel(kind: string, url: string, dataDir: string, searchPath:
       body: JSON.stringify({ email: DEMO_ACCOUNTS.free.email, password: DEMO_ACCOUNTS.free.password }),
     });
     if (login.status !== 200) throw new Error(`login as the demo member answered ${login.status}`);
-    const setCookie = ([] as string[]).concat(login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+    const setCookie = ([] as string[])
+      .concat(login.headers['set-cookie'] ?? [])
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const headers = { host: 'localhost', cookie: `lang=nl; entry_ok=1; ${setCookie}` };
     // A browser asks for a compressed answer: Chrome and Firefox send this over HTTPS (zstd is taken first).
     const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
@@ -381,7 +405,10 @@ for (const kind of KINDS) {
     const loads = await httpLevel(kind, url, dataDir, searchPath, someone.cards[0]!.id);
     console.log(`${pad('target', 58)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'non-2xx'.padStart(8)}  CPU ms/request: app, PostgreSQL`);
     const cpu = (n: number | null | undefined) => (n == null ? '     –' : n.toFixed(2).padStart(6));
-    for (const l of loads) console.log(`${pad(l.name.slice(0, 58), 58)} ${num(l.rps, 0)} ${num(l.p50)} ${num(l.p99)} ${String(l.errors).padStart(7)} ${String(l.non2xx).padStart(8)}  ${l.cpu ? `${cpu(l.cpu.app)} ${cpu(l.cpu.db)}` : ''}`);
+    for (const l of loads)
+      console.log(
+        `${pad(l.name.slice(0, 58), 58)} ${num(l.rps, 0)} ${num(l.p50)} ${num(l.p99)} ${String(l.errors).padStart(7)} ${String(l.non2xx).padStart(8)}  ${l.cpu ? `${cpu(l.cpu.app)} ${cpu(l.cpu.db)}` : ''}`,
+      );
     // Each app row is followed by its node:http row (same bytes).
     for (const [i, l] of loads.entries()) if (!l.name.startsWith(' ') && loads[i + 1]) console.log(`ratio ${l.name}: throughput ${(l.rps / loads[i + 1]!.rps).toFixed(3)} of node:http`);
   } finally {

@@ -100,15 +100,12 @@ export interface RawResponse {
 /** One HTTP request to 127.0.0.1:port with the Host header `host` (the site), body as it came. */
 export function rawRequest(port: number, path: string, options: { host?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host: `${options.host ?? 'localhost'}:${port}`, ...options.headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
+    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: { host: `${options.host ?? 'localhost'}:${port}`, ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end(options.body);
   });
@@ -138,7 +135,14 @@ export async function signupCookie(port: number, host = 'localhost'): Promise<st
     host,
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', cookie: VISITOR_COOKIES },
-    body: JSON.stringify({ email: `size-${tag}@example.com`, name: `Size${tag.slice(0, 4)}`, password: 'size check passphrase 2026', date_of_birth: '1990-01-01', gender: 'female', looking_for: 'male' }),
+    body: JSON.stringify({
+      email: `size-${tag}@example.com`,
+      name: `Size${tag.slice(0, 4)}`,
+      password: 'size check passphrase 2026',
+      date_of_birth: '1990-01-01',
+      gender: 'female',
+      looking_for: 'male',
+    }),
   });
   const setCookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
   const session = setCookies.map((c) => c.split(';')[0]!).find((c) => c.startsWith('session='));

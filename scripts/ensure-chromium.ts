@@ -29,10 +29,7 @@ export interface ChromiumMachine {
   say(line: string): void;
 }
 
-export type ChromiumOutcome =
-  | { type: 'present'; path: string }
-  | { type: 'installed'; path: string }
-  | { type: 'missing'; message: string };
+export type ChromiumOutcome = { type: 'present'; path: string } | { type: 'installed'; path: string } | { type: 'missing'; message: string };
 
 /** The one line shown when we cannot bring Chromium ourselves. */
 export const INSTALL_HINT = 'npm test needs Chromium: run `apt-get install chromium` as root, or set CHROMIUM_PATH to a Chromium executable';

@@ -121,7 +121,11 @@ async function main(): Promise<number> {
     r.status === 'ok' ? 'ok' : r.status === 'missing' ? r.problems[0]! : `${r.status.toUpperCase()}: ${r.problems[0]}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((v, i) => (i === 0 || i === c.length - 1 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => (i === 0 || i === c.length - 1 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   console.log(
     `Lighthouse ${lighthouseVersion()} (mobile, simulated throttling); thresholds: performance ≥ ${limits.performance}, accessibility ≥ ${limits.accessibility}, ` +
       `LCP ≤ ${limits.lcpMs} ms, CLS ≤ ${limits.cls}, TBT ≤ ${limits.tbtMs} ms`,

@@ -23,10 +23,7 @@ async function main(): Promise<void> {
     const seedMs = Math.round(performance.now() - opened);
     const openMs = Math.round(opened - started);
     if (result.created) {
-      console.log(
-        `Seeded ${result.sites} sites, ${result.profiles} profiles and ${result.photos} photos in ${seedMs} ms ` +
-          `(database opened and migrated in ${openMs} ms).`,
-      );
+      console.log(`Seeded ${result.sites} sites, ${result.profiles} profiles and ${result.photos} photos in ${seedMs} ms ` + `(database opened and migrated in ${openMs} ms).`);
     } else {
       console.log(`The database already has sites; nothing was seeded (checked in ${seedMs} ms).`);
     }

@@ -184,7 +184,17 @@ async function main(): Promise<number> {
         const lazyGzip = sum(result.lazyJs, 'gzip');
         const jsGzip = eagerGzip + lazyGzip;
         const cssGzip = sum(result.css, 'gzip');
-        figures.push({ type, url, htmlGzip: result.html.gzip, jsGzip, jsBrotli: sum(result.js, 'brotli') + sum(result.lazyJs, 'brotli'), eagerJsGzip: eagerGzip, lazyJsGzip: lazyGzip, cssGzip, cssBrotli: sum(result.css, 'brotli') });
+        figures.push({
+          type,
+          url,
+          htmlGzip: result.html.gzip,
+          jsGzip,
+          jsBrotli: sum(result.js, 'brotli') + sum(result.lazyJs, 'brotli'),
+          eagerJsGzip: eagerGzip,
+          lazyJsGzip: lazyGzip,
+          cssGzip,
+          cssBrotli: sum(result.css, 'brotli'),
+        });
         const over: string[] = [];
         if (jsGzip > budget.js) over.push(`JS ${jsGzip} B > ${budget.js} B`);
         if (budget.eagerJs !== undefined && eagerGzip > budget.eagerJs) over.push(`eager JS ${eagerGzip} B > ${budget.eagerJs} B`);
@@ -204,8 +214,15 @@ async function main(): Promise<number> {
           over.length > 0 ? `OVER: ${over.join(', ')}` : 'ok',
         ]);
         if (verbose) {
-          for (const [kind, assets] of [['js', result.js], ['lazy', result.lazyJs], ['css', result.css]] as const) {
-            for (const a of assets) console.log(`  ${url} ${kind.padEnd(4)} ${String(a.raw).padStart(8)} raw ${String(a.gzip).padStart(7)} gz ${String(a.brotli).padStart(7)} br  ${a.url.replace(server.origin, '').replace(`http://localhost:${server.port}`, '')}`);
+          for (const [kind, assets] of [
+            ['js', result.js],
+            ['lazy', result.lazyJs],
+            ['css', result.css],
+          ] as const) {
+            for (const a of assets)
+              console.log(
+                `  ${url} ${kind.padEnd(4)} ${String(a.raw).padStart(8)} raw ${String(a.gzip).padStart(7)} gz ${String(a.brotli).padStart(7)} br  ${a.url.replace(server.origin, '').replace(`http://localhost:${server.port}`, '')}`,
+              );
           }
         }
       }
@@ -217,7 +234,11 @@ async function main(): Promise<number> {
   if (process.argv.includes('--json')) console.log(JSON.stringify(figures, null, 1));
   const header = ['page type', 'URL', 'HTML gz', 'JS gz', 'JS br', 'eager gz', 'lazy gz', 'CSS gz', 'CSS br', 'budget JS (eager) / CSS gz', 'verdict'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < 2 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   console.log('Size budgets (KiB; each file compressed on its own: gzip -9, brotli 11; budgets in gzip; JS = eager (before any interaction) + lazy (islands on interaction or in view))');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));

@@ -16,7 +16,10 @@ for (const m of text.matchAll(/^\s*Tests\s+(.+)\(\d+\)\s*$/gm)) {
   skipped += Number(/(\d+) skipped/.exec(m[1])?.[1] ?? 0);
 }
 // Playwright list reporter: "  6 passed (12.3s)", "  1 failed", "  2 skipped"
-const pw = text.split(/Running \d+ tests? using/).slice(1).join('\n');
+const pw = text
+  .split(/Running \d+ tests? using/)
+  .slice(1)
+  .join('\n');
 if (pw) {
   found = true;
   passed += Number(/^\s*(\d+) passed/m.exec(pw)?.[1] ?? 0);

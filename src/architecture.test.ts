@@ -41,8 +41,14 @@ describe('architecture', () => {
   it('no two folders of src/server reach each other through imports (the folders form layers)', () => {
     expect(folderCycles(graph, 'src/server')).toEqual([]);
     // A rule that imports the adapter, which imports the rule: caught, with the imports that tie them.
-    const knot = made({ 'src/server/chat/send.ts': ['src/server/web/api.ts'], 'src/server/web/api.ts': ['src/server/web/request-context.ts'], 'src/server/web/request-context.ts': ['src/server/chat/send.ts'] });
-    expect(folderCycles(knot, 'src/server')).toEqual(['chat, web: chat → web (src/server/chat/send.ts → src/server/web/api.ts); web → chat (src/server/web/request-context.ts → src/server/chat/send.ts)']);
+    const knot = made({
+      'src/server/chat/send.ts': ['src/server/web/api.ts'],
+      'src/server/web/api.ts': ['src/server/web/request-context.ts'],
+      'src/server/web/request-context.ts': ['src/server/chat/send.ts'],
+    });
+    expect(folderCycles(knot, 'src/server')).toEqual([
+      'chat, web: chat → web (src/server/chat/send.ts → src/server/web/api.ts); web → chat (src/server/web/request-context.ts → src/server/chat/send.ts)',
+    ]);
   });
 
   it('pages keep their frontmatter short (one view-model call; the shaping lives in src/server/web/pages)', () => {
@@ -81,7 +87,10 @@ describe('architecture', () => {
         good: ['src/pages/signup.astro', 'src/server/accounts/signup.ts'],
       },
       'src/db imports nothing above it': { bad: ['src/db/client.ts', 'src/server/config/index.ts'], good: ['src/server/accounts/signup.ts', 'src/db/client.ts'] },
-      'src/shared imports only src/shared (the browser bundles it)': { bad: ['src/shared/settings.ts', 'src/server/sites/directory.ts'], good: ['src/server/sites/directory.ts', 'src/shared/settings.ts'] },
+      'src/shared imports only src/shared (the browser bundles it)': {
+        bad: ['src/shared/settings.ts', 'src/server/sites/directory.ts'],
+        good: ['src/server/sites/directory.ts', 'src/shared/settings.ts'],
+      },
       'the demo data never imports the runtime or the Astro side': { bad: ['src/demo/seed.ts', 'src/runtime/boot.ts'], good: ['src/runtime/boot.ts', 'src/demo/demo-seed.ts'] },
     };
     expect(Object.keys(cases).sort()).toEqual(LAYER_RULES.map((r) => r.name).sort());

@@ -30,7 +30,11 @@ function target(from: string, specifier: string): string | null {
 function importsInto(files: readonly SourceFile[], folder: string, forbidden: string): string[] {
   return files
     .filter((f) => f.path.startsWith(`${folder}/`))
-    .flatMap((f) => specifiers(f.source).filter((s) => target(f.path, s)?.startsWith(`${forbidden}/`)).map((s) => `${f.path} imports ${s}`));
+    .flatMap((f) =>
+      specifiers(f.source)
+        .filter((s) => target(f.path, s)?.startsWith(`${forbidden}/`))
+        .map((s) => `${f.path} imports ${s}`),
+    );
 }
 
 /** `fetch(` as a call of its own (not `fetchGifs(`, `api.fetch(` or `prefetch(`). */
@@ -38,9 +42,7 @@ const FETCH_CALL = /(?<![\w$.])fetch\s*\(/;
 
 /** Rule: islands never import `src/client/` and never call `fetch`. */
 function islandViolations(files: readonly SourceFile[]): string[] {
-  const fetching = files
-    .filter((f) => f.path.startsWith('src/islands/') && FETCH_CALL.test(f.source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')))
-    .map((f) => `${f.path} calls fetch`);
+  const fetching = files.filter((f) => f.path.startsWith('src/islands/') && FETCH_CALL.test(f.source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''))).map((f) => `${f.path} calls fetch`);
   return [...importsInto(files, 'src/islands', 'src/client'), ...fetching];
 }
 

@@ -22,7 +22,11 @@ function fakeTarget() {
   const listeners = new Map<string, ((event: Event) => void)[]>();
   return {
     addEventListener: (type: string, listener: (event: Event) => void) => listeners.set(type, [...(listeners.get(type) ?? []), listener]),
-    removeEventListener: (type: string, listener: (event: Event) => void) => listeners.set(type, (listeners.get(type) ?? []).filter((l) => l !== listener)),
+    removeEventListener: (type: string, listener: (event: Event) => void) =>
+      listeners.set(
+        type,
+        (listeners.get(type) ?? []).filter((l) => l !== listener),
+      ),
     fire(type: string, event: object = {}) {
       for (const listener of listeners.get(type) ?? []) listener(event as Event);
     },
@@ -57,7 +61,16 @@ let userCalls = 0;
 let likesCalls = 0;
 let chatsCalls = 0;
 /** What GET /api/likes.php answers: three likes received, two of them new. */
-const likes = { type: 'received', profiles: [], next: null, liked_by: [{ id: 7, like_new: true }, { id: 8, like_new: false }, { id: 9, like_new: true }] };
+const likes = {
+  type: 'received',
+  profiles: [],
+  next: null,
+  liked_by: [
+    { id: 7, like_new: true },
+    { id: 8, like_new: false },
+    { id: 9, like_new: true },
+  ],
+};
 beforeEach(() => {
   vi.useFakeTimers();
   userCalls = 0;

@@ -130,9 +130,23 @@ export function startClient(data: BootData, env: BootEnv): () => void {
   // The badges' labels count by the page's plural rules (UX-05).
   const badgeLang = data.lang || 'en';
   const likesBadge = doc.getElementById(LIKES_BADGE_ID) as unknown as BadgeElement | null;
-  if (likesBadge) cleanups.push(bindCountBadge(likesBadge, computed($counters, (c) => c.newLikes), badgeLang));
+  if (likesBadge)
+    cleanups.push(
+      bindCountBadge(
+        likesBadge,
+        computed($counters, (c) => c.newLikes),
+        badgeLang,
+      ),
+    );
   const unreadBadge = doc.getElementById(UNREAD_BADGE_ID) as unknown as BadgeElement | null;
-  if (unreadBadge) cleanups.push(bindCountBadge(unreadBadge, computed($counters, (c) => c.unreadMessages), badgeLang));
+  if (unreadBadge)
+    cleanups.push(
+      bindCountBadge(
+        unreadBadge,
+        computed($counters, (c) => c.unreadMessages),
+        badgeLang,
+      ),
+    );
   // NAV-02: one balance for the badge, the chat and the credits pages; a send in the chat moves it.
   if (data.user) initCredits(data.user.credits);
   const creditsBadge = doc.getElementById(CREDITS_BADGE_ID) as unknown as CreditBadgeElement | null;

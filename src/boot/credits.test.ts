@@ -19,7 +19,10 @@ function fakeBadge(): CreditBadgeElement & { attributes: Map<string, string> } {
   };
 }
 
-const balanceText = () => ({ textContent: 'Your balance: 1,200 credits.', dataset: { labels: JSON.stringify({ one: 'Your balance: {{credits}} credit.', other: 'Your balance: {{credits}} credits.' }) } });
+const balanceText = () => ({
+  textContent: 'Your balance: 1,200 credits.',
+  dataset: { labels: JSON.stringify({ one: 'Your balance: {{credits}} credit.', other: 'Your balance: {{credits}} credits.' }) },
+});
 
 const user = { id: 7, credits: 1200, paid_user: true } as User;
 
@@ -52,7 +55,13 @@ describe('$credits', () => {
   });
 
   it('CLI-08 reloading the member brings their balance', async () => {
-    setApiClient(createApiClient({ baseUrl: 'http://site.test', onAuthenticationRequired: () => undefined, fetch: async () => new Response(JSON.stringify({ ...user, credits: 9 }), { headers: { 'content-type': 'application/json' } }) }));
+    setApiClient(
+      createApiClient({
+        baseUrl: 'http://site.test',
+        onAuthenticationRequired: () => undefined,
+        fetch: async () => new Response(JSON.stringify({ ...user, credits: 9 }), { headers: { 'content-type': 'application/json' } }),
+      }),
+    );
     setCredits(40);
     await loadUser();
     expect($credits.get()).toBe(9);

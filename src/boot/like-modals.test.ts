@@ -3,7 +3,18 @@ import { fill, popupDelay, popupLike, withoutDelayParam } from './like-modals';
 import { showCountBadge } from '../client/nav-badge';
 import { newLikesCount } from '../stores/likes';
 
-const card = (id: number, like_new: boolean) => ({ id, name: `M${id}`, age: 30, country: 'NL', region: null, city: null, fictional: false, main_image: null, like_new, liked_at: '2026-11-23T00:00:00.000Z' });
+const card = (id: number, like_new: boolean) => ({
+  id,
+  name: `M${id}`,
+  age: 30,
+  country: 'NL',
+  region: null,
+  city: null,
+  fictional: false,
+  main_image: null,
+  like_new,
+  liked_at: '2026-11-23T00:00:00.000Z',
+});
 
 describe('like pop-up (LIK-04)', () => {
   it('LIK-04 reads the delay in whole seconds from t and ignores anything else', () => {
@@ -39,7 +50,12 @@ describe('new-likes badge (NAV-01)', () => {
 
   it('NAV-01 shows the count capped at 99+, hidden at 0, with the label filled in', () => {
     const attrs: Record<string, string> = {};
-    const badge = { hidden: false, textContent: '' as string | null, dataset: { labels: JSON.stringify({ one: '{count} nieuwe like', other: '{count} nieuwe likes' }) }, setAttribute: (k: string, v: string) => void (attrs[k] = v) };
+    const badge = {
+      hidden: false,
+      textContent: '' as string | null,
+      dataset: { labels: JSON.stringify({ one: '{count} nieuwe like', other: '{count} nieuwe likes' }) },
+      setAttribute: (k: string, v: string) => void (attrs[k] = v),
+    };
     showCountBadge(badge, 150, 'nl');
     expect(badge).toMatchObject({ hidden: false, textContent: '99+' });
     expect(attrs['aria-label']).toBe('150 nieuwe likes');

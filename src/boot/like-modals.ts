@@ -93,7 +93,10 @@ export function startLikeModals(win: Window): void {
     });
     let queue = Promise.resolve();
     const show = (from?: number) => {
-      queue = queue.then(() => closed(dialog)).then(() => showAutoLike(win, dialog, from)).catch(() => undefined);
+      queue = queue
+        .then(() => closed(dialog))
+        .then(() => showAutoLike(win, dialog, from))
+        .catch(() => undefined);
     };
     // The page was rendered with a like waiting to be shown.
     if (dialog.dataset.autoLike !== undefined) show();

@@ -15,7 +15,11 @@ describe('app badge', () => {
   });
 
   it('CLI-09 ignores a setAppBadge that throws or rejects', async () => {
-    const throwing = { setAppBadge: vi.fn(() => { throw new DOMException('no', 'NotAllowedError'); }) };
+    const throwing = {
+      setAppBadge: vi.fn(() => {
+        throw new DOMException('no', 'NotAllowedError');
+      }),
+    };
     // Plain functions: a vi.fn would attach its own handler to the returned promise and hide the rejection.
     const rejected: string[] = [];
     const rejecting = {

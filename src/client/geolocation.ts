@@ -23,11 +23,7 @@ export async function locationPermission(nav: NavigatorLike | undefined = global
   }
 }
 
-export type PositionResult =
-  | { type: 'ok'; lat: number; lon: number }
-  | { type: 'denied' }
-  | { type: 'unavailable' }
-  | { type: 'unsupported' };
+export type PositionResult = { type: 'ok'; lat: number; lon: number } | { type: 'denied' } | { type: 'unavailable' } | { type: 'unsupported' };
 
 /** PERMISSION_DENIED of GeolocationPositionError. */
 const PERMISSION_DENIED = 1;

@@ -81,10 +81,14 @@ export function startLiveStream(win: LiveWindow): () => void {
 
   if (channel && win.navigator.locks) {
     // Resolves (and releases the lock) only when this tab stops leading: on stop, or when the tab goes.
-    void win.navigator.locks.request(LIVE_LOCK, () => new Promise<void>((resolve) => {
-      releaseLead = resolve;
-      lead();
-    }));
+    void win.navigator.locks.request(
+      LIVE_LOCK,
+      () =>
+        new Promise<void>((resolve) => {
+          releaseLead = resolve;
+          lead();
+        }),
+    );
   } else {
     lead();
   }

@@ -106,7 +106,11 @@ describe('loading bar on navigation', () => {
     const win: NavigationWindow & { fire(type: string, event: object): void } = {
       location: { href: 'http://site.test/members?page=2', origin: 'http://site.test', pathname: '/members', search: '?page=2' },
       addEventListener: (type, listener) => listeners.set(type, [...(listeners.get(type) ?? []), listener]),
-      removeEventListener: (type, listener) => listeners.set(type, (listeners.get(type) ?? []).filter((l) => l !== listener)),
+      removeEventListener: (type, listener) =>
+        listeners.set(
+          type,
+          (listeners.get(type) ?? []).filter((l) => l !== listener),
+        ),
       fire: (type, event) => {
         for (const listener of listeners.get(type) ?? []) listener(event as Event);
       },

@@ -5,7 +5,11 @@ function fakeTarget() {
   const listeners = new Map<string, ((event: Event) => void)[]>();
   return {
     addEventListener: (type: string, listener: (event: Event) => void) => listeners.set(type, [...(listeners.get(type) ?? []), listener]),
-    removeEventListener: (type: string, listener: (event: Event) => void) => listeners.set(type, (listeners.get(type) ?? []).filter((l) => l !== listener)),
+    removeEventListener: (type: string, listener: (event: Event) => void) =>
+      listeners.set(
+        type,
+        (listeners.get(type) ?? []).filter((l) => l !== listener),
+      ),
     fire(type: string, event: object = {}) {
       for (const listener of listeners.get(type) ?? []) listener(event as Event);
     },
@@ -37,7 +41,14 @@ describe('page-hidden beacon', () => {
   it('CLI-06 survives a browser without or with a failing sendBeacon', () => {
     const document = Object.assign(fakeTarget(), { visibilityState: 'hidden' as DocumentVisibilityState });
     installPageHiddenBeacon({ document, navigator: {} });
-    installPageHiddenBeacon({ document, navigator: { sendBeacon: () => { throw new TypeError('blocked'); } } });
+    installPageHiddenBeacon({
+      document,
+      navigator: {
+        sendBeacon: () => {
+          throw new TypeError('blocked');
+        },
+      },
+    });
     expect(() => document.fire('visibilitychange')).not.toThrow();
   });
 });
@@ -112,4 +123,3 @@ describe('bounce logging', () => {
     expect(page.sent).toHaveLength(1);
   });
 });
-

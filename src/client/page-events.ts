@@ -35,10 +35,7 @@ function sendJsonBeacon(navigator: BeaconNavigator, ...[url, body]: [typeof PAGE
  * CLI-06: each time the document becomes hidden, sends `POST /api/page-hidden.php` with the body `{}`
  * as a beacon. Returns the uninstall function.
  */
-export function installPageHiddenBeacon(env: {
-  document: EventSource & { readonly visibilityState: DocumentVisibilityState };
-  navigator: BeaconNavigator;
-}): () => void {
+export function installPageHiddenBeacon(env: { document: EventSource & { readonly visibilityState: DocumentVisibilityState }; navigator: BeaconNavigator }): () => void {
   const { document, navigator } = env;
   const onVisibilityChange = () => {
     if (document.visibilityState === 'hidden') sendJsonBeacon(navigator, PAGE_HIDDEN_URL, {});

@@ -55,7 +55,10 @@ export function browserPushEnv(win: Window & typeof globalThis = window): PushEn
 
 /** A VAPID public key (base64url) as the bytes `pushManager.subscribe` takes. */
 export function applicationServerKey(base64url: string): Uint8Array<ArrayBuffer> {
-  const base64 = base64url.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(base64url.length / 4) * 4, '=');
+  const base64 = base64url
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(base64url.length / 4) * 4, '=');
   const binary = atob(base64);
   const bytes = new Uint8Array(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -74,7 +77,6 @@ export function isPushCapable(env: PushEnv): boolean {
   return env.serviceWorker !== undefined && env.hasPushManager && env.notification !== undefined;
 }
 
-
 /** The subscription as the browser gives it (`PushSubscription.toJSON()`). */
 export interface SubscriptionJson {
   endpoint: string;
@@ -90,7 +92,6 @@ export function subscriptionJson(subscription: PushSubscriptionLike): Subscripti
   if (!p256dh || !auth) return null;
   return { endpoint: json.endpoint ?? subscription.endpoint, expirationTime: json.expirationTime ?? null, keys: { p256dh, auth } };
 }
-
 
 let registering: Promise<RegistrationLike> | null = null;
 

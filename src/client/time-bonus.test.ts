@@ -28,7 +28,14 @@ describe('time bonus modal timing (TB-02)', () => {
     expect(enteredAt(memoryStorage({ k: 'abc' }), 'k', 9_000)).toBe(9_000);
     expect(enteredAt(memoryStorage({ k: '99999' }), 'k', 9_000)).toBe(9_000);
     expect(enteredAt(null, 'k', 9_000)).toBe(9_000);
-    const refusing = { getItem: () => { throw new Error('SecurityError'); }, setItem: () => { throw new Error('SecurityError'); } };
+    const refusing = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('SecurityError');
+      },
+    };
     expect(enteredAt(refusing, 'k', 9_000)).toBe(9_000);
   });
 });

@@ -105,7 +105,10 @@ export function startTimeBonus(win: Window): void {
   if (expired) return;
   // SPEC §6: the time bonus is reloaded periodically like the chats and likes (a 403 logs out, CLI-02).
   recheck = win.setInterval(() => {
-    api.GET('/api/discountcode.php').then(({ data }) => data && data.discount?.kind !== 'time_bonus' && clear(), () => undefined);
+    api.GET('/api/discountcode.php').then(
+      ({ data }) => data && data.discount?.kind !== 'time_bonus' && clear(),
+      () => undefined,
+    );
   }, RECHECK_MS);
   // Entering the members area is counted on any page with the banner, modal or not (credits may run out later).
   let storage: Storage | null;

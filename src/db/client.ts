@@ -41,10 +41,7 @@ function migrationsFolder(): string {
  * Opens the database named by `url` and applies every pending migration (from `migrationsDir`, else the
  * `drizzle/` folder above this file). The server passes its configuration's `databaseOptions`.
  */
-export async function openDatabase(
-  url: string,
-  options: { migrate?: boolean; /** PostgreSQL pool size (default 10). */ poolSize?: number; migrationsDir?: string } = {},
-): Promise<Database> {
+export async function openDatabase(url: string, options: { migrate?: boolean; /** PostgreSQL pool size (default 10). */ poolSize?: number; migrationsDir?: string } = {}): Promise<Database> {
   const database = url.startsWith('postgres://') || url.startsWith('postgresql://') ? await openPostgres(url, options.poolSize) : await openPglite(url);
   if (options.migrate !== false) await migrateDatabase(database, options.migrationsDir);
   return database;

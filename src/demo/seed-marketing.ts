@@ -110,9 +110,9 @@ export async function ensureMarketingContent(db: Db): Promise<MarketingResult> {
     for (const site of rows) {
       if (site.packages === 0) {
         const seeds = DEMO_PACKAGES[site.domain] ?? DEFAULT_PACKAGES;
-        await tx.insert(creditPackages).values(
-          seeds.map((p, i) => ({ siteId: site.id, credits: p.credits, priceCents: p.priceCents, currency: PACKAGE_CURRENCY, highlighted: p.highlighted ?? false, sortOrder: i })),
-        );
+        await tx
+          .insert(creditPackages)
+          .values(seeds.map((p, i) => ({ siteId: site.id, credits: p.credits, priceCents: p.priceCents, currency: PACKAGE_CURRENCY, highlighted: p.highlighted ?? false, sortOrder: i })));
         result.packageSites.push(site.id);
       }
       if (site.pages === 0) {

@@ -9,17 +9,7 @@ import { verifyPassword } from '../server/auth/passwords';
 import type { Clock } from '../server/clock';
 import { LocalPhotoStore, PHOTO_NAME } from '../server/photos/store';
 import { siteRowToSettings } from '../server/sites/directory';
-import {
-  BODY_TYPES,
-  EYE_COLOURS,
-  GENDERS,
-  HAIR_COLOURS,
-  INTERESTS,
-  RELATIONSHIP_STATUSES,
-  SEXUALITIES,
-  SIGNUP_REASONS,
-  TATTOOS,
-} from '../shared/interests';
+import { BODY_TYPES, EYE_COLOURS, GENDERS, HAIR_COLOURS, INTERESTS, RELATIONSHIP_STATUSES, SEXUALITIES, SIGNUP_REASONS, TATTOOS } from '../shared/interests';
 import { settingsSchema } from '../shared/settings';
 import { openDatabase, type Database, type Db } from '../db/client';
 import { companies, creditLedger, photos, profiles, regions, siteHosts, sites, users } from '../db/schema';
@@ -98,7 +88,10 @@ describe('seedDemo', () => {
     for (const row of rows) expect(() => settingsSchema.parse(siteRowToSettings(row))).not.toThrow();
 
     // The id sequences were moved past the explicit ids, so the next site or company gets id 3 / 2.
-    const [site3] = await db.insert(sites).values({ ...first, id: undefined, isDefault: false, name: 'tmp' }).returning({ id: sites.id });
+    const [site3] = await db
+      .insert(sites)
+      .values({ ...first, id: undefined, isDefault: false, name: 'tmp' })
+      .returning({ id: sites.id });
     expect(site3?.id).toBe(3);
     await db.delete(sites).where(eq(sites.id, 3));
     const [company] = await db.select().from(companies);
@@ -186,7 +179,10 @@ describe('seedDemo', () => {
       expect(photo.thumbFilename).toMatch(PHOTO_NAME);
       expect(photo.filename).not.toBe(photo.thumbFilename);
       expect({ width: photo.width, height: photo.height }).toEqual(MAIN_IMAGE);
-      for (const [name, size] of [[photo.filename, MAIN_IMAGE], [photo.thumbFilename, THUMB_IMAGE]] as const) {
+      for (const [name, size] of [
+        [photo.filename, MAIN_IMAGE],
+        [photo.thumbFilename, THUMB_IMAGE],
+      ] as const) {
         const file = await store.get(name);
         expect(file, name).not.toBeNull();
         const meta = await sharp(file!.body).metadata();
@@ -199,7 +195,11 @@ describe('seedDemo', () => {
   });
 
   it('MEM-06 members can be told apart: the main photos of a site all differ, in colours as well as bytes', { timeout: SLOW }, async () => {
-    const mains = await db.select({ userId: photos.userId, filename: photos.filename, id: photos.id }).from(profiles).innerJoin(photos, eq(photos.id, profiles.mainPhotoId)).where(eq(profiles.siteId, 1));
+    const mains = await db
+      .select({ userId: photos.userId, filename: photos.filename, id: photos.id })
+      .from(profiles)
+      .innerJoin(photos, eq(photos.id, profiles.mainPhotoId))
+      .where(eq(profiles.siteId, 1));
     const digests = new Set<string>();
     const colours = new Set<string>();
     for (const m of mains) {
@@ -298,11 +298,11 @@ describe('seedDemo', () => {
         expect(await verifyPassword(user.passwordHash ?? '', DEMO_ACCOUNTS[kind].password)).toBe(true);
       }
     }
-    const names = await db
-      .select({ siteId: profiles.siteId, name: profiles.name, email: users.email })
-      .from(profiles)
-      .innerJoin(users, eq(users.id, profiles.userId));
-    const demoNames = names.filter((n) => n.email.endsWith('@demo.test')).map((n) => `${n.siteId}:${n.name}`).sort();
+    const names = await db.select({ siteId: profiles.siteId, name: profiles.name, email: users.email }).from(profiles).innerJoin(users, eq(users.id, profiles.userId));
+    const demoNames = names
+      .filter((n) => n.email.endsWith('@demo.test'))
+      .map((n) => `${n.siteId}:${n.name}`)
+      .sort();
     expect(demoNames).toEqual(['1:Mark', '1:Sanne', '2:Petra', '2:Thomas']);
   });
 

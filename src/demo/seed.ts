@@ -16,17 +16,7 @@ import { hashPassword } from '../server/auth/passwords';
 import type { Clock } from '../server/clock';
 import type { PhotoStore } from '../server/photos/store';
 import { grant } from '../server/credits/ledger';
-import {
-  BODY_TYPES,
-  EYE_COLOURS,
-  HAIR_COLOURS,
-  INTERESTS,
-  type Interest,
-  RELATIONSHIP_STATUSES,
-  SEXUALITIES,
-  SIGNUP_REASONS,
-  TATTOOS,
-} from '../shared/interests';
+import { BODY_TYPES, EYE_COLOURS, HAIR_COLOURS, INTERESTS, type Interest, RELATIONSHIP_STATUSES, SEXUALITIES, SIGNUP_REASONS, TATTOOS } from '../shared/interests';
 import { SCHEMA_LOCK_ID, type Db } from '../db/client';
 import { companies, photos, profiles, regions, siteHosts, sites, users } from '../db/schema';
 import { ensureMarketingContent } from './seed-marketing';
@@ -261,7 +251,6 @@ export interface PortraitArt {
   glowY: number;
 }
 
-
 interface PhotoPlan {
   filename: string;
   thumbFilename: string;
@@ -298,9 +287,7 @@ function regionsOf(country: string): RegionSeed[] {
 
 /** The portraits the seed would draw for the first `count` members of every demo site (for tests and tools). */
 export function planDemoPortraits(count: number, now: Date): { siteId: number; gender: string; photos: PortraitArt[] }[] {
-  return DEMO_SITES.flatMap((site) =>
-    planSiteMembers(site, count, now).map((plan) => ({ siteId: site.row.id, gender: String(plan.profile.gender), photos: plan.photos.map((photo) => photo.art) })),
-  );
+  return DEMO_SITES.flatMap((site) => planSiteMembers(site, count, now).map((plan) => ({ siteId: site.row.id, gender: String(plan.profile.gender), photos: plan.photos.map((photo) => photo.art) })));
 }
 
 /** The members of one site: `count` profiles, numbered from 1. */
@@ -371,12 +358,7 @@ function planMember(site: DemoSite, n: number, now: Date): ProfilePlan {
   };
 }
 
-function planMemberPhotos(
-  rng: Random,
-  siteId: number,
-  slug: string,
-  who: { gender: Gender; hairColour: Of<typeof HAIR_COLOURS>; signupDate: Date; now: Date },
-): PhotoPlan[] {
+function planMemberPhotos(rng: Random, siteId: number, slug: string, who: { gender: Gender; hairColour: Of<typeof HAIR_COLOURS>; signupDate: Date; now: Date }): PhotoPlan[] {
   const extras = rng.chance(EXTRA_PHOTO_SHARE) ? rng.int(1, 2) : 0;
   // One person on every photo of the member, each photo in its own setting.
   // Details added to the art later come from their own stream, so they moved no earlier draw
@@ -451,13 +433,9 @@ function planPortrait(rng: Random, looks: Random, person: PortraitPerson): Portr
   };
 }
 
-
 /** The free and the premium account of one site, with fixed profiles from seed-data.ts. */
 function planDemoAccounts(site: DemoSite, now: Date, passwordHash: string): ProfilePlan[] {
-  return [
-    planDemoAccount(site, 'free', site.demoAccounts.free, now, passwordHash),
-    planDemoAccount(site, 'premium', site.demoAccounts.premium, now, passwordHash),
-  ];
+  return [planDemoAccount(site, 'free', site.demoAccounts.free, now, passwordHash), planDemoAccount(site, 'premium', site.demoAccounts.premium, now, passwordHash)];
 }
 
 function planDemoAccount(site: DemoSite, kind: 'free' | 'premium', p: DemoAccountProfile, now: Date, passwordHash: string): ProfilePlan {
@@ -522,22 +500,60 @@ function planDemoAccount(site: DemoSite, kind: 'free' | 'premium', p: DemoAccoun
 type Weights<T extends string> = readonly (readonly [T, number])[];
 type Of<L extends readonly string[]> = L[number];
 
-const EYE_WEIGHTS: Weights<Of<typeof EYE_COLOURS>> = [['blue', 35], ['brown', 30], ['green', 15], ['grey', 8], ['hazel', 12]];
-const FEMALE_BODY_WEIGHTS: Weights<Of<typeof BODY_TYPES>> = [['slim', 25], ['athletic', 15], ['average', 30], ['curvy', 22], ['full', 8]];
-const MALE_BODY_WEIGHTS: Weights<Of<typeof BODY_TYPES>> = [['slim', 20], ['athletic', 30], ['average', 35], ['curvy', 3], ['full', 12]];
-const TATTOO_WEIGHTS: Weights<Of<typeof TATTOOS>> = [['none', 45], ['one', 20], ['some', 25], ['many', 10]];
+const EYE_WEIGHTS: Weights<Of<typeof EYE_COLOURS>> = [
+  ['blue', 35],
+  ['brown', 30],
+  ['green', 15],
+  ['grey', 8],
+  ['hazel', 12],
+];
+const FEMALE_BODY_WEIGHTS: Weights<Of<typeof BODY_TYPES>> = [
+  ['slim', 25],
+  ['athletic', 15],
+  ['average', 30],
+  ['curvy', 22],
+  ['full', 8],
+];
+const MALE_BODY_WEIGHTS: Weights<Of<typeof BODY_TYPES>> = [
+  ['slim', 20],
+  ['athletic', 30],
+  ['average', 35],
+  ['curvy', 3],
+  ['full', 12],
+];
+const TATTOO_WEIGHTS: Weights<Of<typeof TATTOOS>> = [
+  ['none', 45],
+  ['one', 20],
+  ['some', 25],
+  ['many', 10],
+];
 
 function pickSexuality(rng: Random, gender: Gender): Of<typeof SEXUALITIES> {
   return rng.weighted<Of<typeof SEXUALITIES>>(
     gender === 'female'
-      ? [['hetero', 78], ['bi', 15], ['lesbian', 7]]
-      : [['hetero', 82], ['bi', 10], ['gay', 8]],
+      ? [
+          ['hetero', 78],
+          ['bi', 15],
+          ['lesbian', 7],
+        ]
+      : [
+          ['hetero', 82],
+          ['bi', 10],
+          ['gay', 8],
+        ],
   );
 }
 
 function pickHairColour(rng: Random, age: number): Of<typeof HAIR_COLOURS> {
   const grey = age >= 50 ? 30 : age >= 40 ? 8 : 1;
-  return rng.weighted<Of<typeof HAIR_COLOURS>>([['blond', 25], ['brown', 35], ['black', 18], ['red', 7], ['grey', grey], ['other', 3]]);
+  return rng.weighted<Of<typeof HAIR_COLOURS>>([
+    ['blond', 25],
+    ['brown', 35],
+    ['black', 18],
+    ['red', 7],
+    ['grey', grey],
+    ['other', 3],
+  ]);
 }
 
 function pickRelationshipStatus(rng: Random, age: number): Of<typeof RELATIONSHIP_STATUSES> {
@@ -586,12 +602,12 @@ export interface RenderedImage {
 
 /** Renders one portrait to a 480×600 main image and a 160×200 thumbnail, both WebP. */
 export async function renderProfileImage(art: PortraitArt): Promise<RenderedImage> {
-  const { data, info } = await sharp(Buffer.from(portraitSvg(art))).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(portraitSvg(art)))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-  const [main, thumb] = await Promise.all([
-    sharp(data, raw).webp(WEBP_OPTIONS).toBuffer(),
-    sharp(data, raw).resize(THUMB_IMAGE.width, THUMB_IMAGE.height).webp(THUMB_WEBP_OPTIONS).toBuffer(),
-  ]);
+  const [main, thumb] = await Promise.all([sharp(data, raw).webp(WEBP_OPTIONS).toBuffer(), sharp(data, raw).resize(THUMB_IMAGE.width, THUMB_IMAGE.height).webp(THUMB_WEBP_OPTIONS).toBuffer()]);
   return { main, thumb };
 }
 
@@ -722,7 +738,8 @@ export function portraitSvg(art: PortraitArt): string {
   const eyeDx = rx * 0.38;
   const eye = (x: number) =>
     `<ellipse cx="${f(x)}" cy="${f(eyeY)}" rx="11" ry="7.5" fill="#ffffff"/><circle cx="${f(x)}" cy="${f(eyeY)}" r="6" fill="${p.eyes}"/><circle cx="${f(x)}" cy="${f(eyeY)}" r="2.6" fill="#1d1512"/><circle cx="${f(x + 2)}" cy="${f(eyeY - 2)}" r="1.4" fill="#ffffff"/>`;
-  const brow = (x: number, dir: number) => `<path d="M ${f(x - 14 * dir)} ${f(eyeY - 20)} Q ${f(x)} ${f(eyeY - 27)} ${f(x + 14 * dir)} ${f(eyeY - 21)}" stroke="${hairDark}" stroke-width="${p.female ? 4 : 6}" fill="none" stroke-linecap="round"/>`;
+  const brow = (x: number, dir: number) =>
+    `<path d="M ${f(x - 14 * dir)} ${f(eyeY - 20)} Q ${f(x)} ${f(eyeY - 27)} ${f(x + 14 * dir)} ${f(eyeY - 21)}" stroke="${hairDark}" stroke-width="${p.female ? 4 : 6}" fill="none" stroke-linecap="round"/>`;
   const mouthY = cy + ry * 0.45;
   const lips = p.female ? '#b4475c' : '#8a3b3b';
   const mw = rx * (p.smile === 'open' ? 0.3 : 0.26);
@@ -738,11 +755,14 @@ export function portraitSvg(art: PortraitArt): string {
   const glasses = p.glasses
     ? `<g fill="none" stroke="#2b2b2b" stroke-width="4"><circle cx="${f(cx - eyeDx)}" cy="${f(eyeY)}" r="19"/><circle cx="${f(cx + eyeDx)}" cy="${f(eyeY)}" r="19"/><path d="M ${f(cx - eyeDx + 19)} ${f(eyeY)} H ${f(cx + eyeDx - 19)}"/></g>`
     : '';
-  const earrings = p.earrings ? `<circle cx="${f(cx - rx * 0.98)}" cy="${f(cy + ry * 0.28)}" r="6" fill="#e2b84a"/><circle cx="${f(cx + rx * 0.98)}" cy="${f(cy + ry * 0.28)}" r="6" fill="#e2b84a"/>` : '';
+  const earrings = p.earrings
+    ? `<circle cx="${f(cx - rx * 0.98)}" cy="${f(cy + ry * 0.28)}" r="6" fill="#e2b84a"/><circle cx="${f(cx + rx * 0.98)}" cy="${f(cy + ry * 0.28)}" r="6" fill="#e2b84a"/>`
+    : '';
   let neck: string;
   if (art.neckline === 'v') neck = `<path d="M ${f(cx - rx * 0.55)} ${f(shoulderTop - 4)} L ${f(cx)} ${f(shoulderTop + 70)} L ${f(cx + rx * 0.55)} ${f(shoulderTop - 4)} Z" fill="${p.skin}"/>`;
   else if (art.neckline === 'round') neck = `<ellipse cx="${f(cx)}" cy="${f(shoulderTop)}" rx="${f(rx * 0.6)}" ry="26" fill="${p.skin}"/>`;
-  else neck = `<ellipse cx="${f(cx)}" cy="${f(shoulderTop - 2)}" rx="${f(rx * 0.5)}" ry="18" fill="${p.skin}"/><path d="M ${f(cx - rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx - 4)} ${f(shoulderTop + 34)} L ${f(cx - rx * 0.85)} ${f(shoulderTop + 22)} Z M ${f(cx + rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx + 4)} ${f(shoulderTop + 34)} L ${f(cx + rx * 0.85)} ${f(shoulderTop + 22)} Z" fill="#f4f4f4"/>`;
+  else
+    neck = `<ellipse cx="${f(cx)}" cy="${f(shoulderTop - 2)}" rx="${f(rx * 0.5)}" ry="18" fill="${p.skin}"/><path d="M ${f(cx - rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx - 4)} ${f(shoulderTop + 34)} L ${f(cx - rx * 0.85)} ${f(shoulderTop + 22)} Z M ${f(cx + rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx + 4)} ${f(shoulderTop + 34)} L ${f(cx + rx * 0.85)} ${f(shoulderTop + 22)} Z" fill="#f4f4f4"/>`;
 
   // An open jacket or cardigan: two darker panels from the shoulders down, the top showing between them.
   const jacket =
@@ -776,9 +796,14 @@ function hslHex(hue: number, saturation: number, lightness: number): string {
   const c = (1 - Math.abs(2 * lightness - 1)) * saturation;
   const x = c * (1 - Math.abs(((hDeg / 60) % 2) - 1));
   const m = lightness - c / 2;
-  const [r, g, b] =
-    hDeg < 60 ? [c, x, 0] : hDeg < 120 ? [x, c, 0] : hDeg < 180 ? [0, c, x] : hDeg < 240 ? [0, x, c] : hDeg < 300 ? [x, 0, c] : [c, 0, x];
-  return `#${[r, g, b].map((v) => Math.round((v + m) * 255).toString(16).padStart(2, '0')).join('')}`;
+  const [r, g, b] = hDeg < 60 ? [c, x, 0] : hDeg < 120 ? [x, c, 0] : hDeg < 180 ? [0, c, x] : hDeg < 240 ? [0, x, c] : hDeg < 300 ? [x, 0, c] : [c, 0, x];
+  return `#${[r, g, b]
+    .map((v) =>
+      Math.round((v + m) * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /** Renders and stores every planned image that is not in the store yet, a few at a time. */

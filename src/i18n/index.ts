@@ -116,10 +116,7 @@ function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Reco
   const out: Record<string, unknown> = { ...a };
   for (const [k, v] of Object.entries(b)) {
     const prev = out[k];
-    out[k] =
-      v && typeof v === 'object' && prev && typeof prev === 'object'
-        ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>)
-        : v;
+    out[k] = v && typeof v === 'object' && prev && typeof prev === 'object' ? deepMerge(prev as Record<string, unknown>, v as Record<string, unknown>) : v;
   }
   return out;
 }

@@ -42,7 +42,16 @@ const unique = (list: string[]) => [...new Set(list)];
 describe('plural keys in the catalogues', () => {
   it('UX-05 the English catalogue has the counted texts as plural keys', () => {
     expect(families.length).toBeGreaterThan(40);
-    for (const key of ['nav.unread_messages', 'nav.new_likes', 'nav.credits_balance', 'games.match_finder.shared', 'chats.cost', 'chat.gift_cost', 'credits.credits_amount', 'mail.notify_unread_reminder.subject']) {
+    for (const key of [
+      'nav.unread_messages',
+      'nav.new_likes',
+      'nav.credits_balance',
+      'games.match_finder.shared',
+      'chats.cost',
+      'chat.gift_cost',
+      'credits.credits_amount',
+      'mail.notify_unread_reminder.subject',
+    ]) {
       expect(families, key).toContain(key);
     }
   });

@@ -38,7 +38,18 @@ describe('Accept-Encoding negotiation', () => {
   });
 
   it('compresses text, JSON, XML, JavaScript and SVG; never images, fonts or event streams', () => {
-    for (const type of ['text/html', 'text/html; charset=utf-8', 'application/json; charset=utf-8', 'text/css', 'text/javascript', 'application/xml', 'image/svg+xml', 'application/manifest+json', 'application/problem+json', 'text/plain']) {
+    for (const type of [
+      'text/html',
+      'text/html; charset=utf-8',
+      'application/json; charset=utf-8',
+      'text/css',
+      'text/javascript',
+      'application/xml',
+      'image/svg+xml',
+      'application/manifest+json',
+      'application/problem+json',
+      'text/plain',
+    ]) {
       expect(isCompressibleType(type), type).toBe(true);
     }
     for (const type of ['image/webp', 'image/png', 'font/woff2', 'video/mp4', 'text/event-stream', 'application/octet-stream', 'application/zip', undefined]) {
@@ -140,10 +151,34 @@ describe('compressResponse', () => {
   it('leaves images, already-encoded bodies, no-transform, 204/304 and HEAD alone', async () => {
     const big = Buffer.alloc(5000, 7);
     const cases: Array<[string, (res: ServerResponse) => void]> = [
-      ['image', (res) => { res.setHeader('content-type', 'image/webp'); res.end(big); }],
-      ['encoded', (res) => { res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }); res.end(big); }],
-      ['no-transform', (res) => { res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-transform' }); res.end(big); }],
-      ['304', (res) => { res.writeHead(304, { 'content-type': 'text/html' }); res.end(); }],
+      [
+        'image',
+        (res) => {
+          res.setHeader('content-type', 'image/webp');
+          res.end(big);
+        },
+      ],
+      [
+        'encoded',
+        (res) => {
+          res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' });
+          res.end(big);
+        },
+      ],
+      [
+        'no-transform',
+        (res) => {
+          res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-transform' });
+          res.end(big);
+        },
+      ],
+      [
+        '304',
+        (res) => {
+          res.writeHead(304, { 'content-type': 'text/html' });
+          res.end();
+        },
+      ],
     ];
     for (const [name, respond] of cases) {
       const port = await serve((_req, res) => respond(res));

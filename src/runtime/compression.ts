@@ -76,8 +76,7 @@ export function appendVary(res: ServerResponse, field: string): void {
 }
 
 const brotliAsync = promisify(brotliCompress);
-const zstdAsync = (body: Buffer, options: zlib.ZstdOptions): Promise<Buffer> =>
-  new Promise((resolve, reject) => zlib.zstdCompress(body, options, (err, out) => (err ? reject(err) : resolve(out))));
+const zstdAsync = (body: Buffer, options: zlib.ZstdOptions): Promise<Buffer> => new Promise((resolve, reject) => zlib.zstdCompress(body, options, (err, out) => (err ? reject(err) : resolve(out))));
 const gzipAsync = promisify(gzip);
 
 /**

@@ -28,7 +28,15 @@ describe('SEC-08 the logger redacts secrets', () => {
 
   it('SEC-08 credential headers, passwords, e-mails, tokens and hashes are censored by path', () => {
     const { log, text } = capture();
-    log.info({ headers: { authorization: 'Bearer abc.def', cookie: 'session=s3cr3t', 'set-cookie': 'session=s3cr3t2' }, email: 'ann@example.com', user: { email: 'bob@example.com', passwordHash: '$argon2id$v=19$hash', token: 'tok-123' }, input: { password: 'hunter2-pass' } }, 'x');
+    log.info(
+      {
+        headers: { authorization: 'Bearer abc.def', cookie: 'session=s3cr3t', 'set-cookie': 'session=s3cr3t2' },
+        email: 'ann@example.com',
+        user: { email: 'bob@example.com', passwordHash: '$argon2id$v=19$hash', token: 'tok-123' },
+        input: { password: 'hunter2-pass' },
+      },
+      'x',
+    );
     for (const secret of ['abc.def', 's3cr3t', 'ann@example.com', 'bob@example.com', '$argon2id$v=19$hash', 'tok-123', 'hunter2-pass']) expect(text()).not.toContain(secret);
     expect(text()).toContain('[redacted]');
   });
@@ -91,7 +99,9 @@ describe('SEC-03 limits per kind of request', () => {
   });
 
   it('SEC-03 every page with a multipart form is an upload path (read from src/pages)', () => {
-    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src/pages'], { cwd: root, encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.astro'));
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src/pages'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f.endsWith('.astro'));
     const multipart = files.filter((f) => readFileSync(join(root, f), 'utf8').includes('multipart/form-data'));
     expect(multipart.length).toBeGreaterThan(0);
     for (const file of multipart) expect(UPLOAD_PATHS, file).toContain('/' + file.slice('src/pages/'.length).replace(/(\/index)?\.astro$/, ''));

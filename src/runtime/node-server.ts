@@ -44,16 +44,16 @@ export function withErrorFallback(res: ServerResponse): void {
   }) as ServerResponse['end'];
 }
 
-export async function startNodeServer(options: {
-  app: AppContext;
-  handler: AstroHandler;
-  clientDir: string;
-  host?: string;
-  port?: number;
-}): Promise<RunningServer> {
+export async function startNodeServer(options: { app: AppContext; handler: AstroHandler; clientDir: string; host?: string; port?: number }): Promise<RunningServer> {
   const { app, handler, clientDir } = options;
   // Anonymous pages served again for a few seconds (PERF-01); dropped on the bus's site events.
-  const renderCache = new RenderCache({ ttlMs: app.config.RENDER_CACHE_TTL_MS, maxBytes: app.config.RENDER_CACHE_MAX_MB * 1024 * 1024, trustedProxies: app.config.trustedProxies, countryHeader: app.config.COUNTRY_HEADER, keys: APP_PAGE_KEYS });
+  const renderCache = new RenderCache({
+    ttlMs: app.config.RENDER_CACHE_TTL_MS,
+    maxBytes: app.config.RENDER_CACHE_MAX_MB * 1024 * 1024,
+    trustedProxies: app.config.trustedProxies,
+    countryHeader: app.config.COUNTRY_HEADER,
+    keys: APP_PAGE_KEYS,
+  });
   const stopListening = renderCache.listen(app.bus);
   const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000 }, (req, res) => {
     const started = process.hrtime.bigint();
@@ -143,10 +143,7 @@ export async function startNodeServer(options: {
       // stays open until those handlers are done, within the same grace period.
       if (inFlight.size > 0) {
         let graceOver: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.allSettled([...inFlight]),
-          new Promise<void>((resolve) => (graceOver = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
-        ]);
+        await Promise.race([Promise.allSettled([...inFlight]), new Promise<void>((resolve) => (graceOver = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
         clearTimeout(graceOver);
       }
       await app.close();

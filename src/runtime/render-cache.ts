@@ -122,7 +122,6 @@ function decodeCookie(value: string | undefined): string | undefined {
   }
 }
 
-
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }

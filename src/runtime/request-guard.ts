@@ -126,10 +126,13 @@ function containsNul(value: unknown): boolean {
  * HTML 413).
  */
 export function wantsPage(req: IncomingMessage): boolean {
-  return wantsPageFrom((name) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  }, (req.url ?? '/').split('?')[0]!);
+  return wantsPageFrom(
+    (name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    (req.url ?? '/').split('?')[0]!,
+  );
 }
 
 function requestLanguage(req: IncomingMessage): Language {

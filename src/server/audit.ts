@@ -47,7 +47,16 @@ export async function readAudit(db: Db, options: { before?: number; limit?: numb
   if (options.staffId) where.push(eq(auditLog.staffId, options.staffId));
   if (options.target) where.push(eq(auditLog.targetType, options.target.type), eq(auditLog.targetId, options.target.id));
   const rows = await db
-    .select({ id: auditLog.id, at: auditLog.createdAt, staff: staff.email, action: auditLog.action, targetType: auditLog.targetType, targetId: auditLog.targetId, before: auditLog.before, after: auditLog.after })
+    .select({
+      id: auditLog.id,
+      at: auditLog.createdAt,
+      staff: staff.email,
+      action: auditLog.action,
+      targetType: auditLog.targetType,
+      targetId: auditLog.targetId,
+      before: auditLog.before,
+      after: auditLog.after,
+    })
     .from(auditLog)
     .leftJoin(staff, eq(staff.id, auditLog.staffId))
     .where(where.length ? and(...where) : undefined)

@@ -53,7 +53,7 @@ describe('TtlCache', () => {
 
   describe('refreshing', () => {
     /** A load the test finishes by hand. */
-    const deferred = <T,>() => {
+    const deferred = <T>() => {
       let resolve!: (v: T) => void;
       let reject!: (e: Error) => void;
       const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));

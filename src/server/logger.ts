@@ -11,7 +11,21 @@ import { scrubError } from '../shared/input-errors';
 
 export type { Logger };
 
-const SECRET_KEYS = ['password', 'passwordHash', 'password_hash', 'newPassword', 'currentPassword', 'token', 'resetToken', 'activationToken', 'sessionToken', 'email', 'newEmail', 'params', 'parameters'];
+const SECRET_KEYS = [
+  'password',
+  'passwordHash',
+  'password_hash',
+  'newPassword',
+  'currentPassword',
+  'token',
+  'resetToken',
+  'activationToken',
+  'sessionToken',
+  'email',
+  'newEmail',
+  'params',
+  'parameters',
+];
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'set-cookie', 'x-csrf-token'];
 /** Keys whose values never reach a log line, wherever they appear (up to {@link CENSOR_DEPTH} levels down). */
 const CENSORED = new Set([...SECRET_KEYS, ...CREDENTIAL_HEADERS]);

@@ -18,4 +18,3 @@ export function creditBadge(user: { paid_user: boolean; credits: number }): Cred
 export function creditsEntry(user: { paid_user: boolean }): { href: string; kind: 'credits' | 'premium' } {
   return user.paid_user ? { href: '/credits/repeat-order', kind: 'credits' } : { href: '/credits', kind: 'premium' };
 }
-

@@ -5,7 +5,27 @@
 import { run as spellCheck, POPULAR_DOMAINS, POPULAR_TLDS } from '@zootools/email-spell-checker';
 
 /** Providers our members use most, on top of the library's international list. */
-const LOCAL_DOMAINS = ['hotmail.nl', 'live.nl', 'outlook.com', 'ziggo.nl', 'kpnmail.nl', 'kpnplanet.nl', 'planet.nl', 'home.nl', 'telenet.be', 'skynet.be', 'gmx.de', 'gmx.net', 'web.de', 't-online.de', 'freenet.de', 'gmx.at', 'bluewin.ch', 'icloud.com', 'me.com'];
+const LOCAL_DOMAINS = [
+  'hotmail.nl',
+  'live.nl',
+  'outlook.com',
+  'ziggo.nl',
+  'kpnmail.nl',
+  'kpnplanet.nl',
+  'planet.nl',
+  'home.nl',
+  'telenet.be',
+  'skynet.be',
+  'gmx.de',
+  'gmx.net',
+  'web.de',
+  't-online.de',
+  'freenet.de',
+  'gmx.at',
+  'bluewin.ch',
+  'icloud.com',
+  'me.com',
+];
 const DOMAINS = [...new Set([...POPULAR_DOMAINS, ...LOCAL_DOMAINS])];
 const TLDS = [...new Set([...POPULAR_TLDS, 'nl', 'be', 'de', 'at', 'ch', 'dk', 'se', 'no', 'fi', 'pl', 'it', 'fr', 'es'])];
 

@@ -6,7 +6,12 @@ import { z } from 'zod';
 
 export const TRACKING_COOKIE = 'tracking';
 export const TRACKING_KEYS = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
-const trackingValue = z.string().trim().min(1).max(100).regex(/^[\w.:~@+-]+$/);
+const trackingValue = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[\w.:~@+-]+$/);
 
 export const trackingSchema = z.object({
   network: trackingValue.optional(),

@@ -10,10 +10,33 @@ const ME = 7;
 const PARTNER = 9;
 
 function message(id: number, patch: Partial<ChatMessageJson> = {}): ChatMessageJson {
-  return { id, conversation: 3, sender: PARTNER, recipient: ME, kind: 'text', body: `m${id}`, attachment: null, client_id: `client-${id}-xxxx`, credits: 0, created_at: '2026-11-27T00:00:00.000Z', ...patch };
+  return {
+    id,
+    conversation: 3,
+    sender: PARTNER,
+    recipient: ME,
+    kind: 'text',
+    body: `m${id}`,
+    attachment: null,
+    client_id: `client-${id}-xxxx`,
+    credits: 0,
+    created_at: '2026-11-27T00:00:00.000Z',
+    ...patch,
+  };
 }
 
-const start: ChatRoomStart = { me: ME, partner: PARTNER, credits: 40, conversation: 3, seenThrough: null, history: [message(10), message(11)], more: true, draft: '', refusal: null, limitReached: false };
+const start: ChatRoomStart = {
+  me: ME,
+  partner: PARTNER,
+  credits: 40,
+  conversation: 3,
+  seenThrough: null,
+  history: [message(10), message(11)],
+  more: true,
+  draft: '',
+  refusal: null,
+  limitReached: false,
+};
 
 interface Call {
   method: string;
@@ -52,15 +75,18 @@ afterEach(() => {
 });
 
 describe('$chatRoom store', () => {
-  it('CHT-02 starts from the server\'s messages; the balance goes to $credits unless one is known', () => {
-    expect($chatRoom.get()!.messages.map((m) => [m.id, m.state])).toEqual([[10, 'stored'], [11, 'stored']]);
+  it("CHT-02 starts from the server's messages; the balance goes to $credits unless one is known", () => {
+    expect($chatRoom.get()!.messages.map((m) => [m.id, m.state])).toEqual([
+      [10, 'stored'],
+      [11, 'stored'],
+    ]);
     expect($credits.get()).toBe(40);
     $credits.set(12);
     initChatRoom(start);
     expect($credits.get()).toBe(12);
   });
 
-  it('CHT-11 CRD-01 a text shows at once, is sent with its client id and the answer\'s balance moves $credits (the nav badge follows)', async () => {
+  it("CHT-11 CRD-01 a text shows at once, is sent with its client id and the answer's balance moves $credits (the nav badge follows)", async () => {
     let release!: () => void;
     const answered = new Promise<void>((r) => (release = r));
     const calls = fakeApi(async (call) => {
@@ -122,7 +148,9 @@ describe('$chatRoom store', () => {
   it('GFT-01 a photo goes as multipart through the typed client; its balance moves $credits, a refusal drops it', async () => {
     const calls = fakeApi((call) => {
       const body = call.body as Record<string, unknown>;
-      return body.to === String(PARTNER) && body.photo instanceof Blob ? { status: 201, body: { message: sent(13, String(body.client_id), { kind: 'photo', attachment: 'p.jpg' }), balance: 20, replayed: false } } : { status: 400, body: { error: 'photo_invalid' } };
+      return body.to === String(PARTNER) && body.photo instanceof Blob
+        ? { status: 201, body: { message: sent(13, String(body.client_id), { kind: 'photo', attachment: 'p.jpg' }), balance: 20, replayed: false } }
+        : { status: 400, body: { error: 'photo_invalid' } };
     });
     await sendPhoto(new Blob(['jpeg'], { type: 'image/jpeg' }));
     expect(calls[0]!.url.pathname).toBe('/api/chat-photo.php');

@@ -157,7 +157,9 @@ function pendingOf(kind: ChatMessageJson['kind'], body: string, attachment: stri
 export async function sendMessage(message: ShownMessage): Promise<void> {
   update((s) => ({ messages: setPendingState(s.messages, message.client_id, 'sending') }));
   try {
-    const { data: answer, error } = await api.POST('/api/chat.php', { body: { to: room.partner, client_id: message.client_id, kind: message.kind, body: message.body, attachment: message.attachment } });
+    const { data: answer, error } = await api.POST('/api/chat.php', {
+      body: { to: room.partner, client_id: message.client_id, kind: message.kind, body: message.body, attachment: message.attachment },
+    });
     if (answer) {
       update((s) => ({ messages: mergeStored(s.messages, [answer.message]), conversation: answer.message.conversation }));
       setCredits(answer.balance);

@@ -25,7 +25,9 @@ afterEach(() => setApiClient(undefined));
 
 describe('$gifSearch store', () => {
   it('CHT-07 opening shows the default selection; load more appends the next page', async () => {
-    const api = fakeApi((url) => (url.searchParams.get('offset') ? { status: 200, body: { items: [gif('b'), gif('c')], next: null } } : { status: 200, body: { items: [gif('a'), gif('b')], next: 2 } }));
+    const api = fakeApi((url) =>
+      url.searchParams.get('offset') ? { status: 200, body: { items: [gif('b'), gif('c')], next: null } } : { status: 200, body: { items: [gif('a'), gif('b')], next: 2 } },
+    );
     await openGifSearch();
     expect(api.urls[0]!.search).toBe('');
     expect($gifSearch.get()).toMatchObject({ query: '', next: 2, status: 'idle' });

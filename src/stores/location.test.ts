@@ -17,7 +17,14 @@ function fakeNavigator(position: { lat: number; lon: number } | 'denied' | 'unav
 }
 
 function fakeGeocode(body: unknown) {
-  setApiClient(createApiClient({ baseUrl: 'http://site.test', onAuthenticationRequired: () => undefined, retry: { retries: 0 }, fetch: async () => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }) }));
+  setApiClient(
+    createApiClient({
+      baseUrl: 'http://site.test',
+      onAuthenticationRequired: () => undefined,
+      retry: { retries: 0 },
+      fetch: async () => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }),
+    }),
+  );
 }
 
 afterEach(() => {

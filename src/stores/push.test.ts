@@ -248,7 +248,9 @@ describe('unsubscribePush', () => {
     setPushSubscribed(true);
     const result = await unsubscribePush(env);
     expect(result).toEqual({ type: 'ok', status: 'not_subscribed' });
-    expect(sent.map((s) => [s.method, s.url, s.headers.get('x-requested-with'), s.body])).toEqual([['DELETE', 'http://site.test/api/user.php?push=1', 'XMLHttpRequest', { endpoint: 'https://push.example/send/mine' }]]);
+    expect(sent.map((s) => [s.method, s.url, s.headers.get('x-requested-with'), s.body])).toEqual([
+      ['DELETE', 'http://site.test/api/user.php?push=1', 'XMLHttpRequest', { endpoint: 'https://push.example/send/mine' }],
+    ]);
     expect(sub.unsubscribed).toBe(true);
     expect(isPushSubscribed()).toBe(false);
   });

@@ -49,7 +49,6 @@ export const $push = map<PushState>({ status: 'loading', busy: false, error: nul
 /** SPEC §3 `isSubscribed`. */
 export const $pushSubscribed = computed($push, (state) => state.status === 'subscribed');
 
-
 /** Push could be turned on here: capable, not subscribed, not denied (when the push alert shows, ALR-02). */
 export const $pushOffer = computed($push, (state) => state.status === 'not_subscribed');
 
@@ -83,7 +82,6 @@ function setStatus(status: PushStatus, error: PushError | null = null): PushStat
   setPushSubscribed(status === 'subscribed');
   return status;
 }
-
 
 const SYNC_KEY = 'push-registered';
 
@@ -198,7 +196,8 @@ export async function subscribePush(options: { publicKey?: string | null } = {},
     const existing = await registration.pushManager.getSubscription();
     // A subscription made with another key (the server's key changed) cannot be used: replace it.
     if (existing && !sameKey(existing.options?.applicationServerKey, serverKey)) await existing.unsubscribe();
-    subscription = existing && sameKey(existing.options?.applicationServerKey, serverKey) ? existing : await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: serverKey });
+    subscription =
+      existing && sameKey(existing.options?.applicationServerKey, serverKey) ? existing : await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: serverKey });
   } catch {
     return fail('browser', 'not_subscribed');
   }

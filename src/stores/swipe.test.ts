@@ -38,7 +38,10 @@ describe('$swipe store', () => {
     const bodies = fakeApi(() => ({ status: 200, body: { likes_left: 4, match: false } }));
     expect(await chooseCard('like')).toBe(true);
     expect(await chooseCard('nope')).toBe(true);
-    expect(bodies).toEqual([{ id: 1, like: true }, { id: 2, like: false }]);
+    expect(bodies).toEqual([
+      { id: 1, like: true },
+      { id: 2, like: false },
+    ]);
     expect($swipe.get()).toMatchObject({ index: 2, likesLeft: 4, skipped: [2], busy: false, outcome: { type: 'skipped', name: 'M2' } });
   });
 

@@ -22,12 +22,15 @@ let requests: { method: string; path: string; header: string | null; body: strin
 
 function useServer(answer: Answer) {
   requests = [];
-  installTestApi(async (input) => {
-    const request = input as Request;
-    const body = await request.text();
-    requests.push({ method: request.method, path: new URL(request.url).pathname, header: request.headers.get('x-requested-with'), body });
-    return answer(request, body);
-  }, { sleep: async () => undefined });
+  installTestApi(
+    async (input) => {
+      const request = input as Request;
+      const body = await request.text();
+      requests.push({ method: request.method, path: new URL(request.url).pathname, header: request.headers.get('x-requested-with'), body });
+      return answer(request, body);
+    },
+    { sleep: async () => undefined },
+  );
 }
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

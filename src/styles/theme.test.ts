@@ -3,7 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'sass';
 import { describe, expect, it } from 'vitest';
 
-const css = compile(fileURLToPath(new URL('./theme.scss', import.meta.url)), { loadPaths: [fileURLToPath(new URL('../../node_modules', import.meta.url))], quietDeps: true, silenceDeprecations: ['import', 'global-builtin', 'color-functions'] }).css;
+const css = compile(fileURLToPath(new URL('./theme.scss', import.meta.url)), {
+  loadPaths: [fileURLToPath(new URL('../../node_modules', import.meta.url))],
+  quietDeps: true,
+  silenceDeprecations: ['import', 'global-builtin', 'color-functions'],
+}).css;
 
 function luminance(hex: string): number {
   const full = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;

@@ -11,7 +11,7 @@ const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
 const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const code = () => new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(TOTP_SECRET) }).generate();
 
-test('OPS-01 OPS-04 a moderator bans a member: the member\'s session ends and a new login shows the ban page', async ({ browser, baseURL }) => {
+test("OPS-01 OPS-04 a moderator bans a member: the member's session ends and a new login shows the ban page", async ({ browser, baseURL }) => {
   const memberContext = await browser.newContext();
   const staffContext = await browser.newContext();
   try {
@@ -24,7 +24,10 @@ test('OPS-01 OPS-04 a moderator bans a member: the member\'s session ends and a 
     const member = await memberContext.newPage();
     const email = `banned-${randomBytes(5).toString('hex')}@example.com`;
     const password = 'a ban test passphrase 2026';
-    const signup = await member.request.post('/api/signup.php', { headers: XHR, data: { email, name: `Ben${randomBytes(2).toString('hex')}`, password, date_of_birth: '1991-07-08', gender: 'male', looking_for: 'female' } });
+    const signup = await member.request.post('/api/signup.php', {
+      headers: XHR,
+      data: { email, name: `Ben${randomBytes(2).toString('hex')}`, password, date_of_birth: '1991-07-08', gender: 'male', looking_for: 'female' },
+    });
     expect(signup.status()).toBe(201);
     await member.goto('/members');
     await expect(member.getByRole('navigation', { name: 'Main navigation' }).locator('[data-nav="messages"]')).toBeVisible();

@@ -85,7 +85,10 @@ test('CHT-01 CHT-02 CHT-03 CHT-08 CHT-10 NAV-01 NAV-06 a message arrives live wi
     await a.page.locator('[data-open-icebreakers]').click();
     const dialog = a.page.getByRole('dialog');
     await expect(dialog).toBeVisible();
-    const line = dialog.locator('button').filter({ hasNotText: /close|×/i }).first();
+    const line = dialog
+      .locator('button')
+      .filter({ hasNotText: /close|×/i })
+      .first();
     const text = (await line.textContent())!.trim();
     await line.click();
     await expect(a.page.getByLabel(`Message to ${b.name}`)).toHaveValue(text);
@@ -111,7 +114,10 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
     const before = await rows.count();
     expect(before).toBeGreaterThan(0);
     await page.route('**/api/chat.php', (route) => (route.request().method() === 'DELETE' ? route.abort('internetdisconnected') : route.continue()));
-    await rows.first().getByRole('button', { name: /Remove/ }).click();
+    await rows
+      .first()
+      .getByRole('button', { name: /Remove/ })
+      .click();
     await expect(rows.first()).toBeHidden();
     const failed = page.locator('[data-chat-remove-failed]');
     // Each retry's failure arrives in real time, then its backoff waits on the page's clock: a second at a time.

@@ -57,7 +57,18 @@ test("CRD-01 a send in the chat sets the one balance: the chat's balance line fo
   await page.route('**/api/chat.php', async (route) => {
     if (route.request().method() !== 'POST') return route.continue();
     const sent = route.request().postDataJSON() as { to: number; client_id: string; body: string };
-    const message = { id: 999_999, conversation: 999_999, sender: me.id, recipient: sent.to, kind: 'text', body: sent.body, attachment: null, client_id: sent.client_id, credits: 10, created_at: new Date().toISOString() };
+    const message = {
+      id: 999_999,
+      conversation: 999_999,
+      sender: me.id,
+      recipient: sent.to,
+      kind: 'text',
+      body: sent.body,
+      attachment: null,
+      client_id: sent.client_id,
+      credits: 10,
+      created_at: new Date().toISOString(),
+    };
     await route.fulfill({ status: 201, json: { message, balance: 7, replayed: false } });
   });
   await page.goto(`/members/${partner}/chat`);

@@ -27,7 +27,14 @@ test('CRD-01 CRD-02 CRD-03 CRD-05 TB-01 NAV-02 a new member buys credits with th
   await english(page, baseURL!);
   const res = await page.request.post('/api/signup.php', {
     headers: XHR,
-    data: { email: `buyer-${randomBytes(5).toString('hex')}@example.com`, name: `Bea${randomBytes(2).toString('hex')}`, password: 'credits passphrase 2026', date_of_birth: '1990-04-12', gender: 'female', looking_for: 'male' },
+    data: {
+      email: `buyer-${randomBytes(5).toString('hex')}@example.com`,
+      name: `Bea${randomBytes(2).toString('hex')}`,
+      password: 'credits passphrase 2026',
+      date_of_birth: '1990-04-12',
+      gender: 'female',
+      looking_for: 'male',
+    },
   });
   expect(res.status()).toBe(201);
   const user = await (await page.request.get('/api/user.php', { headers: XHR })).json();
@@ -101,7 +108,14 @@ test('CRD-02 CRD-04 the credit pages fit a 360 px phone, and a package is bought
   // A member of its own: the purchase makes them premium, and the demo's free member must stay free for the other specs.
   const signup = await page.request.post('/api/signup.php', {
     headers: XHR,
-    data: { email: `keys-${randomBytes(5).toString('hex')}@example.com`, name: `Kai${randomBytes(2).toString('hex')}`, password: 'keyboard passphrase 2026', date_of_birth: '1988-02-03', gender: 'male', looking_for: 'female' },
+    data: {
+      email: `keys-${randomBytes(5).toString('hex')}@example.com`,
+      name: `Kai${randomBytes(2).toString('hex')}`,
+      password: 'keyboard passphrase 2026',
+      date_of_birth: '1988-02-03',
+      gender: 'male',
+      looking_for: 'female',
+    },
   });
   expect(signup.status()).toBe(201);
   const noSideScroll = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);

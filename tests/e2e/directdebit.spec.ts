@@ -17,7 +17,14 @@ async function newMember(page: Page, baseURL: string, name: string): Promise<voi
   ]);
   const res = await page.request.post('/api/signup.php', {
     headers: XHR,
-    data: { email: `dd-${randomBytes(5).toString('hex')}@example.com`, name: `${name}${randomBytes(2).toString('hex')}`, password: 'direct debit passphrase 2026', date_of_birth: '1990-04-12', gender: 'female', looking_for: 'male' },
+    data: {
+      email: `dd-${randomBytes(5).toString('hex')}@example.com`,
+      name: `${name}${randomBytes(2).toString('hex')}`,
+      password: 'direct debit passphrase 2026',
+      date_of_birth: '1990-04-12',
+      gender: 'female',
+      looking_for: 'male',
+    },
   });
   expect(res.status()).toBe(201);
 }

@@ -62,7 +62,10 @@ test('AUTH-01 NAV-01 AUTH-02 a demo member logs in, sees the member navigation, 
 });
 
 test('AUTH-01 a wrong password shows the translated error', async ({ page, context }) => {
-  await context.addCookies([{ name: 'lang', value: 'nl', url: test.info().project.use.baseURL! }, { name: 'entry_ok', value: '1', url: test.info().project.use.baseURL! }]);
+  await context.addCookies([
+    { name: 'lang', value: 'nl', url: test.info().project.use.baseURL! },
+    { name: 'entry_ok', value: '1', url: test.info().project.use.baseURL! },
+  ]);
   await page.goto('/login');
   await page.getByLabel('E-mail').fill(FREE.email);
   await page.getByLabel('Wachtwoord').fill('not-the-password');
@@ -72,7 +75,10 @@ test('AUTH-01 a wrong password shows the translated error', async ({ page, conte
 });
 
 test('ERR-01 an unknown route shows the 404 text with a way home', async ({ page, context }) => {
-  await context.addCookies([{ name: 'lang', value: 'en', url: test.info().project.use.baseURL! }, { name: 'entry_ok', value: '1', url: test.info().project.use.baseURL! }]);
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: test.info().project.use.baseURL! },
+    { name: 'entry_ok', value: '1', url: test.info().project.use.baseURL! },
+  ]);
   const response = await page.goto('/this/route/does-not-exist');
   expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'This page could not be found' })).toBeVisible();
@@ -96,7 +102,10 @@ test('NAV-03 on a 360 px phone the visitor page fits the screen and the menus wo
 
 test('SEC-12 NAV-01 I18N-02 AUTH-02 on a 360 px phone a member switches language and logs out through the menus by keyboard', async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, baseURL: test.info().project.use.baseURL });
-  await context.addCookies([{ name: 'lang', value: 'en', url: test.info().project.use.baseURL! }, { name: 'entry_ok', value: '1', url: test.info().project.use.baseURL! }]);
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: test.info().project.use.baseURL! },
+    { name: 'entry_ok', value: '1', url: test.info().project.use.baseURL! },
+  ]);
   const page = await context.newPage();
   await page.goto('/login');
   await page.getByLabel('E-mail').fill(FREE.email);

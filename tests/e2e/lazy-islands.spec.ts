@@ -19,7 +19,10 @@ function islandRequests(page: Page): Request[] {
 }
 
 test.beforeEach(async ({ context, page }) => {
-  await context.addCookies([{ name: 'lang', value: 'en', url: base() }, { name: 'entry_ok', value: '1', url: base() }]);
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: base() },
+    { name: 'entry_ok', value: '1', url: base() },
+  ]);
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
@@ -71,7 +74,10 @@ test('PERF-02 a keyboard user focusing the entry loads the island, and Enter ope
 
 test('PERF-02 without JavaScript the signup entry is a plain link to /signup', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL: base(), viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: 'lang', value: 'en', url: base() }, { name: 'entry_ok', value: '1', url: base() }]);
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: base() },
+    { name: 'entry_ok', value: '1', url: base() },
+  ]);
   const page = await context.newPage();
   await page.goto('/');
   await page.locator('[data-signup-entry]').first().click();

@@ -48,7 +48,10 @@ test('UX-01 both members see the match modal at the moment of the match, live, a
 
     // B likes A back: B sees the match where the form returns, A sees it live on the page they have open.
     await b.page.locator('[data-action-like]').click();
-    for (const [page, other] of [[b.page, a], [a.page, b]] as const) {
+    for (const [page, other] of [
+      [b.page, a],
+      [a.page, b],
+    ] as const) {
       const modal = page.locator('dialog[data-like-modal]');
       await expect(modal).toBeVisible();
       await expect(modal.getByRole('heading')).toHaveText("It's a match!");

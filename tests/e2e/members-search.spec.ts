@@ -9,7 +9,10 @@ const FREE = { email: 'free@demo.test', password: 'demo-password-1' };
 
 test('MEM-01 MEM-08 a member filters, loads more, and keeps the search across back, forward and reload', async ({ page, context }) => {
   const base = test.info().project.use.baseURL!;
-  await context.addCookies([{ name: 'lang', value: 'en', url: base }, { name: 'entry_ok', value: '1', url: base }]);
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: base },
+    { name: 'entry_ok', value: '1', url: base },
+  ]);
   await page.setViewportSize({ width: 1280, height: 900 });
   // Hydration mismatches (React #418) and script errors show up as console errors.
   const errors: string[] = [];

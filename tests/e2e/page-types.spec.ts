@@ -91,9 +91,9 @@ async function hydrateIslands(page: Page, desktop: boolean): Promise<void> {
   }
   // Other islands that wait for an interaction (client:interaction) come to life when one of their
   // controls gets the focus, as a keyboard user's would.
-  const selectors = await page.locator('astro-island[client="interaction"]:not([component-url*="SignupModal"])').evaluateAll((islands) =>
-    islands.map((el) => (JSON.parse(el.getAttribute('opts') ?? '{}') as { value?: { selector?: string } }).value?.selector).filter((s): s is string => Boolean(s)),
-  );
+  const selectors = await page
+    .locator('astro-island[client="interaction"]:not([component-url*="SignupModal"])')
+    .evaluateAll((islands) => islands.map((el) => (JSON.parse(el.getAttribute('opts') ?? '{}') as { value?: { selector?: string } }).value?.selector).filter((s): s is string => Boolean(s)));
   for (const selector of selectors) await page.locator(selector).first().focus();
   const modalIsland = page.locator('astro-island[component-url*="SignupModal"]');
   const entry = page.locator('[data-signup-entry]').first();
@@ -125,7 +125,11 @@ async function visit(context: BrowserContext, path: string, expected: { status: 
   expect(response!.status(), path).toBe(expected.status);
   expect(new URL(page.url()).pathname, `${path} stays on its page`).toBe(path);
   const policy = response!.headers()['content-security-policy'] ?? '';
-  const scriptSrc = policy.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src ')) ?? '';
+  const scriptSrc =
+    policy
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('script-src ')) ?? '';
   if (!scriptSrc) problems.push('no script-src in the Content-Security-Policy header');
   if (scriptSrc.includes("'unsafe-inline'")) problems.push(`script-src allows 'unsafe-inline': ${scriptSrc}`);
   // One effective policy: the header, no second one in a <meta> tag.

@@ -33,7 +33,14 @@ async function signUp(page: Page, origin: string) {
     headers: { 'X-Requested-With': 'XMLHttpRequest' },
     // A traffic source: Reife Kontakte takes signups only with one.
     params: { network: 'e2e' },
-    data: { email: `phone-${randomBytes(5).toString('hex')}@example.com`, name: `Noa${randomBytes(2).toString('hex')}`, password: 'phone passphrase 2026', date_of_birth: '1988-03-14', gender: 'female', looking_for: 'male' },
+    data: {
+      email: `phone-${randomBytes(5).toString('hex')}@example.com`,
+      name: `Noa${randomBytes(2).toString('hex')}`,
+      password: 'phone passphrase 2026',
+      date_of_birth: '1988-03-14',
+      gender: 'female',
+      looking_for: 'male',
+    },
   });
   expect(res.status()).toBe(201);
 }
@@ -71,7 +78,16 @@ async function expectSharpUndistorted(img: Locator, label: string) {
     await file.decode();
     const r = el.getBoundingClientRect();
     const offered = [...el.srcset.matchAll(/\s(\d+)w/g)].map((x) => Number(x[1]));
-    return { width: r.width, height: r.height, fileWidth: file.naturalWidth, fileHeight: file.naturalHeight, largest: Math.max(file.naturalWidth, ...offered), dpr: devicePixelRatio, fit: getComputedStyle(el).objectFit, src: el.currentSrc };
+    return {
+      width: r.width,
+      height: r.height,
+      fileWidth: file.naturalWidth,
+      fileHeight: file.naturalHeight,
+      largest: Math.max(file.naturalWidth, ...offered),
+      dpr: devicePixelRatio,
+      fit: getComputedStyle(el).objectFit,
+      src: el.currentSrc,
+    };
   });
   const drawnAspect = m.width / m.height;
   const fileAspect = m.fileWidth / m.fileHeight;
@@ -101,7 +117,12 @@ test('NAV-01 NAV-03 LAY-01 the site name in the top navigation is shown whole fo
       await expect(page.locator('[data-account-menu]')).toBeVisible();
       await expectWholeBrand(page, site.name, `${site.name} member ${lang}`);
       const brand = (await page.locator('.top-nav .navbar-brand').boundingBox())!;
-      const rows = await page.locator('.top-nav .nav-items > li').evaluateAll((items) => items.map((li) => { const r = li.getBoundingClientRect(); return { top: r.top, middle: r.top + r.height / 2 }; }));
+      const rows = await page.locator('.top-nav .nav-items > li').evaluateAll((items) =>
+        items.map((li) => {
+          const r = li.getBoundingClientRect();
+          return { top: r.top, middle: r.top + r.height / 2 };
+        }),
+      );
       const middles = rows.map((r) => r.middle);
       expect(Math.max(...middles) - Math.min(...middles), `${site.name} member ${lang}: entries in one row`).toBeLessThanOrEqual(4);
       expect(Math.min(...rows.map((r) => r.top)), `${site.name} member ${lang}: entries below the name`).toBeGreaterThanOrEqual(brand.y + brand.height - 1);
@@ -121,7 +142,15 @@ test('LND-05 HON-01 LAY-01 the live-cam block shows the partner an admin configu
     await expect(admin).toHaveURL(/\/admin\/partner\?site=1$/);
     await admin.getByLabel('Partner name').fill('CamPartner');
     await admin.getByLabel('Partner link').fill('https://cams.example.com/?aff=7');
-    const images = await Promise.all([0, 1, 2, 3].map(async (i) => ({ name: `p${i}.jpg`, mimeType: 'image/jpeg', buffer: await sharp({ create: { width: 600, height: 800, channels: 3, background: { r: 40 * i, g: 90, b: 160 } } }).jpeg().toBuffer() })));
+    const images = await Promise.all(
+      [0, 1, 2, 3].map(async (i) => ({
+        name: `p${i}.jpg`,
+        mimeType: 'image/jpeg',
+        buffer: await sharp({ create: { width: 600, height: 800, channels: 3, background: { r: 40 * i, g: 90, b: 160 } } })
+          .jpeg()
+          .toBuffer(),
+      })),
+    );
     await admin.getByLabel(/Images from the partner/).setInputFiles(images);
     await admin.getByRole('button', { name: 'Save' }).click();
     await expect(admin.locator('[data-done="saved"]')).toBeVisible();

@@ -15,7 +15,11 @@ test.use({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true
 
 const colours = ['#d05a7e', '#3a7bd5', '#4caf50'];
 
-test('PHO-01 PHO-02 PHO-03 OPS-01 a member uploads three photos on a phone with progress, a moderator approves one and rejects one with a reason, the member sees both', async ({ page, context, browser }) => {
+test('PHO-01 PHO-02 PHO-03 OPS-01 a member uploads three photos on a phone with progress, a moderator approves one and rejects one with a reason, the member sees both', async ({
+  page,
+  context,
+  browser,
+}) => {
   const base = test.info().project.use.baseURL!;
   await context.addCookies([
     { name: 'lang', value: 'en', url: base },
@@ -23,7 +27,14 @@ test('PHO-01 PHO-02 PHO-03 OPS-01 a member uploads three photos on a phone with 
   ]);
   const signup = await page.request.post('/api/signup.php', {
     headers: { 'X-Requested-With': 'XMLHttpRequest' },
-    data: { email: `e2e-photos-${randomBytes(5).toString('hex')}@example.com`, name: `Pia${randomBytes(2).toString('hex')}`, password: 'e2e-photos-password-1', date_of_birth: '1991-06-02', gender: 'female', looking_for: 'male' },
+    data: {
+      email: `e2e-photos-${randomBytes(5).toString('hex')}@example.com`,
+      name: `Pia${randomBytes(2).toString('hex')}`,
+      password: 'e2e-photos-password-1',
+      date_of_birth: '1991-06-02',
+      gender: 'female',
+      looking_for: 'male',
+    },
   });
   expect(signup.status()).toBe(201);
 
@@ -34,13 +45,24 @@ test('PHO-01 PHO-02 PHO-03 OPS-01 a member uploads three photos on a phone with 
   await expect(picker).toHaveAttribute('accept', 'image/*');
   await expect(picker).toHaveAttribute('multiple', '');
   const files = await Promise.all(
-    colours.map(async (background, i) => ({ name: `me-${i + 1}.jpg`, mimeType: 'image/jpeg', buffer: await sharp({ create: { width: 1600, height: 2000, channels: 3, background } }).jpeg({ quality: 95 }).toBuffer() })),
+    colours.map(async (background, i) => ({
+      name: `me-${i + 1}.jpg`,
+      mimeType: 'image/jpeg',
+      buffer: await sharp({ create: { width: 1600, height: 2000, channels: 3, background } })
+        .jpeg({ quality: 95 })
+        .toBuffer(),
+    })),
   );
   await picker.setInputFiles(files);
   // Each file's progress reaches 100 %: watch the bars the script adds, before the page reloads.
   const progress = page.waitForFunction(() => {
     const items = [...document.querySelectorAll('[data-upload-list] li')];
-    return items.length === 3 && items.every((li) => li.getAttribute('data-result') === 'ok' && (li.querySelector('progress') as HTMLProgressElement).value === 100 && li.querySelector('img')?.getAttribute('src')?.startsWith('blob:'));
+    return (
+      items.length === 3 &&
+      items.every(
+        (li) => li.getAttribute('data-result') === 'ok' && (li.querySelector('progress') as HTMLProgressElement).value === 100 && li.querySelector('img')?.getAttribute('src')?.startsWith('blob:'),
+      )
+    );
   });
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await progress;

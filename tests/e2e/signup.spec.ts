@@ -20,7 +20,10 @@ async function activationLink(page: Page, email: string): Promise<string> {
 }
 
 test('SIGN-01 on desktop the signup modal opens from the signup entry; once typed into, Escape and a click beside it do not close it and its close button asks first', async ({ page, context }) => {
-  await context.addCookies([{ name: 'lang', value: 'en', url: base() }, { name: 'entry_ok', value: '1', url: base() }]);
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: base() },
+    { name: 'entry_ok', value: '1', url: base() },
+  ]);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/');
   const modal = page.locator('dialog[data-signup-modal]');
@@ -75,9 +78,14 @@ test('SIGN-01 on desktop the signup modal opens from the signup entry; once type
   expect((await (await page.request.get('/api/user.php')).json()).status).toBe('active');
 });
 
-test('SIGN-01 SIGN-04 SIGN-05 on a phone the signup entry goes to /signup, errors (the under-age one says the site is for adults) show in place, and the account is activated by mail', async ({ browser }) => {
+test('SIGN-01 SIGN-04 SIGN-05 on a phone the signup entry goes to /signup, errors (the under-age one says the site is for adults) show in place, and the account is activated by mail', async ({
+  browser,
+}) => {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, baseURL: base() });
-  await context.addCookies([{ name: 'lang', value: 'en', url: base() }, { name: 'entry_ok', value: '1', url: base() }]);
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: base() },
+    { name: 'entry_ok', value: '1', url: base() },
+  ]);
   const page = await context.newPage();
   await page.goto('/');
   await page.locator('[data-signup-entry]').first().click();

@@ -32,7 +32,14 @@ test('TB-01 TB-02 a new member sees the time bonus count down, the modal 40 s af
   await page.clock.install();
   const signup = await page.request.post('/api/signup.php', {
     headers: XHR,
-    data: { email: `bonus-${randomBytes(5).toString('hex')}@example.com`, name: `Tia${randomBytes(2).toString('hex')}`, password: 'time bonus passphrase 2026', date_of_birth: '1992-03-14', gender: 'female', looking_for: 'male' },
+    data: {
+      email: `bonus-${randomBytes(5).toString('hex')}@example.com`,
+      name: `Tia${randomBytes(2).toString('hex')}`,
+      password: 'time bonus passphrase 2026',
+      date_of_birth: '1992-03-14',
+      gender: 'female',
+      looking_for: 'male',
+    },
   });
   expect(signup.status()).toBe(201);
   // The signup credits (20) go on two messages (10 each): credits 0, so the modal is due (TB-02).
@@ -111,7 +118,14 @@ test('TB-01 TB-02 the banner and the modal fit a 360 px phone; with reduced moti
   await page.clock.install();
   const signup = await page.request.post('/api/signup.php', {
     headers: XHR,
-    data: { email: `bonus-${randomBytes(5).toString('hex')}@example.com`, name: `Ida${randomBytes(2).toString('hex')}`, password: 'time bonus passphrase 2026', date_of_birth: '1993-07-01', gender: 'female', looking_for: 'male' },
+    data: {
+      email: `bonus-${randomBytes(5).toString('hex')}@example.com`,
+      name: `Ida${randomBytes(2).toString('hex')}`,
+      password: 'time bonus passphrase 2026',
+      date_of_birth: '1993-07-01',
+      gender: 'female',
+      looking_for: 'male',
+    },
   });
   expect(signup.status()).toBe(201);
   const grid = await (await page.request.get('/members')).text();
@@ -144,7 +158,14 @@ test('TB-01 a banner open in one tab is cleared once the member buys in another 
   await page.clock.install();
   const signup = await page.request.post('/api/signup.php', {
     headers: XHR,
-    data: { email: `bonus-${randomBytes(5).toString('hex')}@example.com`, name: `Uma${randomBytes(2).toString('hex')}`, password: 'time bonus passphrase 2026', date_of_birth: '1990-09-09', gender: 'female', looking_for: 'male' },
+    data: {
+      email: `bonus-${randomBytes(5).toString('hex')}@example.com`,
+      name: `Uma${randomBytes(2).toString('hex')}`,
+      password: 'time bonus passphrase 2026',
+      date_of_birth: '1990-09-09',
+      gender: 'female',
+      looking_for: 'male',
+    },
   });
   expect(signup.status()).toBe(201);
   await page.goto('/likes');

@@ -98,7 +98,12 @@ describe.each(await databaseKinds())('account lifecycle on %s', (kind) => {
     it('SIGN-02 PHO-04 bad uploads answer with their error and change nothing', async () => {
       const m = await signUp();
       const cases: Array<[string, () => Promise<TestResponse>, number, string]> = [
-        ['text renamed .jpg', () => postUpload(m.token, { step: '0', action: 'upload' }, { name: 'holiday.jpg', type: 'image/jpeg', body: Buffer.from('just some text, not an image') }), 415, 'not a photo we can use'],
+        [
+          'text renamed .jpg',
+          () => postUpload(m.token, { step: '0', action: 'upload' }, { name: 'holiday.jpg', type: 'image/jpeg', body: Buffer.from('just some text, not an image') }),
+          415,
+          'not a photo we can use',
+        ],
         ['no file chosen', () => postUpload(m.token, { step: '0', action: 'upload' }), 400, 'Choose a photo first'],
         ['too large', () => postUpload(m.token, { step: '0', action: 'upload' }, { name: 'big.jpg', type: 'image/jpeg', body: Buffer.alloc(10 * 1024 * 1024 + 128 * 1024, 0xff) }), 413, 'too large'],
         ['unknown action', () => postForm('/complete-signup', m.token, { step: '0', action: 'format-disk' }), 400, 'Please check'],
@@ -190,7 +195,17 @@ describe.each(await databaseKinds())('account lifecycle on %s', (kind) => {
       expect(ok.status).toBe(303);
       const saved = await account(m.id);
       expect(saved.user.signupStep).toBe(2);
-      expect(saved.profile).toMatchObject({ about: 'I love long walks.', hairColour: 'brown', eyeColour: 'green', bodyType: 'athletic', relationshipStatus: 'single', tattoos: 'none', signupReason: 'relationship', interests: ['wine', 'music'], regionId: nl!.id });
+      expect(saved.profile).toMatchObject({
+        about: 'I love long walks.',
+        hairColour: 'brown',
+        eyeColour: 'green',
+        bodyType: 'athletic',
+        relationshipStatus: 'single',
+        tattoos: 'none',
+        signupReason: 'relationship',
+        interests: ['wine', 'music'],
+        regionId: nl!.id,
+      });
     });
 
     it('SIGN-02 push and confirm-e-mail steps, the summary, then the matches; a finished member is not sent back', async () => {
@@ -311,7 +326,12 @@ describe.each(await databaseKinds())('account lifecycle on %s', (kind) => {
       expect(page.status).toBe(200);
       expect(page.text).toContain('14 days');
 
-      const [mail] = await db().select().from(mailOutbox).where(and(eq(mailOutbox.userId, m.id), eq(mailOutbox.kind, 'account_deleted'))).orderBy(desc(mailOutbox.id)).limit(1);
+      const [mail] = await db()
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.userId, m.id), eq(mailOutbox.kind, 'account_deleted')))
+        .orderBy(desc(mailOutbox.id))
+        .limit(1);
       const link = /https?:\/\/[^"\s]+\/account\/reactivate\?token=[A-Za-z0-9_-]+/.exec(mail!.html)?.[0];
       expect(link).toBeTruthy();
       const url = new URL(link!);

@@ -46,7 +46,9 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       .insert(users)
       .values({ siteId, email, passwordHash: hash, status: 'active', language: 'en', emailConfirmedAt: new Date(), ...over })
       .returning({ id: users.id });
-    await db().insert(profiles).values({ userId: user!.id, siteId, name: `Sec${counter}`, gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
+    await db()
+      .insert(profiles)
+      .values({ userId: user!.id, siteId, name: `Sec${counter}`, gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
     return { id: user!.id, email };
   }
   const userRow = async (id: number) => (await db().select().from(users).where(eq(users.id, id)))[0]!;
@@ -107,13 +109,22 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       const m = await member();
       const attacker = nextIp();
       for (let i = 0; i < 5; i++) await apiLogin(m.email, 'wrong-password', attacker);
-      const [before] = await db().select().from(loginThrottle).where(eq(loginThrottle.key, `acct:${m.id}`));
+      const [before] = await db()
+        .select()
+        .from(loginThrottle)
+        .where(eq(loginThrottle.key, `acct:${m.id}`));
       for (let i = 0; i < 5; i++) expect((await apiLogin(m.email, 'wrong-password', attacker)).status).toBe(429);
-      const [during] = await db().select().from(loginThrottle).where(eq(loginThrottle.key, `acct:${m.id}`));
+      const [during] = await db()
+        .select()
+        .from(loginThrottle)
+        .where(eq(loginThrottle.key, `acct:${m.id}`));
       expect(during!.blockedUntil!.getTime()).toBe(before!.blockedUntil!.getTime());
       expect(during!.failures).toBe(5);
       // Let the 15 minutes pass (moved in the database; the service tests move a fake clock).
-      await db().update(loginThrottle).set({ blockedUntil: new Date(Date.now() - 1000), windowStart: new Date(Date.now() - 16 * 60_000) }).where(eq(loginThrottle.key, `acct:${m.id}`));
+      await db()
+        .update(loginThrottle)
+        .set({ blockedUntil: new Date(Date.now() - 1000), windowStart: new Date(Date.now() - 16 * 60_000) })
+        .where(eq(loginThrottle.key, `acct:${m.id}`));
       expect((await apiLogin(m.email, PASSWORD, nextIp())).status).toBe(200);
     });
 
@@ -154,7 +165,12 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       const res = await server.request('/api/user.php', { method: 'POST', headers: { ...XHR, 'x-forwarded-for': nextIp() }, body: { email: m.email } });
       expect(res.status).toBe(400);
       expect(res.json().error).toBe('validation_failed');
-      expect(await db().select().from(loginThrottle).where(eq(loginThrottle.key, `acct:${m.id}`))).toHaveLength(0);
+      expect(
+        await db()
+          .select()
+          .from(loginThrottle)
+          .where(eq(loginThrottle.key, `acct:${m.id}`)),
+      ).toHaveLength(0);
     });
 
     it('SEC-13 AUTH-03 as a new user would try: 11 wrong passwords from an attacker, then the owner’s browser that logged in before gets in with the right password', async () => {
@@ -227,7 +243,12 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       expect(right.status).toBe(429);
       expect(right.setCookies.session).toBeUndefined();
       // Those failures were the device's: the account is not blocked for anyone else.
-      expect(await db().select().from(loginThrottle).where(eq(loginThrottle.key, `acct:${m.id}`))).toHaveLength(0);
+      expect(
+        await db()
+          .select()
+          .from(loginThrottle)
+          .where(eq(loginThrottle.key, `acct:${m.id}`)),
+      ).toHaveLength(0);
       expect((await apiLogin(m.email, PASSWORD, nextIp())).status).toBe(200);
     });
 
@@ -242,7 +263,10 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       expect(page.text).toContain('nog niet definitief');
       expect(page.setCookies.session).toBeUndefined();
       expect((await apiLogin(m.email, 'wrong-password', nextIp())).status).toBe(401);
-      await db().update(users).set({ deletedAt: new Date(Date.now() - 15 * 24 * 3600 * 1000) }).where(eq(users.id, m.id));
+      await db()
+        .update(users)
+        .set({ deletedAt: new Date(Date.now() - 15 * 24 * 3600 * 1000) })
+        .where(eq(users.id, m.id));
       const final = await apiLogin(m.email, PASSWORD, nextIp());
       expect(final.status).toBe(401);
       expect(final.json().error).toBe('invalid_credentials');
@@ -395,7 +419,12 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
         expect(res.text).toContain(message);
       }
       expect(await mailCount()).toBe(before);
-      expect(await db().select().from(accountTokens).where(and(eq(accountTokens.userId, m.id), eq(accountTokens.kind, 'email_change')))).toHaveLength(0);
+      expect(
+        await db()
+          .select()
+          .from(accountTokens)
+          .where(and(eq(accountTokens.userId, m.id), eq(accountTokens.kind, 'email_change'))),
+      ).toHaveLength(0);
       expect((await userRow(m.id)).email).toBe(m.email);
     });
 
@@ -451,7 +480,8 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
       const m = await member();
       const page = await get('/settings', { session: await session(m.email) });
       expect(page.status).toBe(200);
-      for (const id of ['id="email"', 'id="password"', 'id="push"', 'id="notifications"', 'id="invisible"', 'href="/notifications"', 'href="/settings/delete"', 'data-push-settings']) expect(page.text).toContain(id);
+      for (const id of ['id="email"', 'id="password"', 'id="push"', 'id="notifications"', 'id="invisible"', 'href="/notifications"', 'href="/settings/delete"', 'data-push-settings'])
+        expect(page.text).toContain(id);
       expect(page.text).toContain(m.email);
       expect(page.text).toContain('All notifications are on.');
     });
@@ -533,13 +563,15 @@ describe.each(await databaseKinds())('account security on %s', (kind) => {
         expect(page.text).toMatch(new RegExp(`<input[^>]*id="notify-${key}"[^>]*checked`));
         expect(page.text).toContain(`for="notify-${key}"`);
       }
-      for (const label of ['New conversations', 'New messages', 'Likes I receive', 'Reminders of unread messages', 'Promotions and offers', 'Weekly updates', 'News', 'Reminders']) expect(page.text).toContain(label);
+      for (const label of ['New conversations', 'New messages', 'Likes I receive', 'Reminders of unread messages', 'Promotions and offers', 'Weekly updates', 'News', 'Reminders'])
+        expect(page.text).toContain(label);
     });
 
     it('SET-02 saving stores the unchecked ones as disabled; an unknown choice or a cross-site post changes nothing', async () => {
       const m = await member();
       const cookie = await session(m.email);
-      const save = (enabled: string[], origin?: string | null) => postForm('/notifications', { form: 'notifications', enabled }, { cookies: { session: cookie }, ...(origin === undefined ? {} : { origin }) });
+      const save = (enabled: string[], origin?: string | null) =>
+        postForm('/notifications', { form: 'notifications', enabled }, { cookies: { session: cookie }, ...(origin === undefined ? {} : { origin }) });
       const ok = await save(['new_messages', 'news']);
       expect(ok.status).toBe(303);
       expect(ok.headers.location).toBe('/notifications?saved=1');

@@ -36,7 +36,12 @@ describe('back office login and roles', () => {
     return totpCode(DEMO_TOTP_SECRET, new Date(Date.now() + 30_000 * n));
   };
   const login = async (email: string, password = DEMO_STAFF_PASSWORD, c = password === DEMO_STAFF_PASSWORD ? code(email) : '000000') =>
-    server.request('/admin/login', { method: 'POST', headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, cookies: { lang: 'en' }, body: form({ email, password, code: c }) });
+    server.request('/admin/login', {
+      method: 'POST',
+      headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      cookies: { lang: 'en' },
+      body: form({ email, password, code: c }),
+    });
 
   it('OPS-04 visitors and members are sent to the staff login; a wrong code or password says nothing about which', async () => {
     for (const path of ['/admin', '/admin/audit']) {
@@ -87,7 +92,17 @@ describe('back office login and roles', () => {
     const moderator = await staffCookie('moderator@demo.test');
     const admin = await staffCookie('admin@demo.test');
     const asStaff = (cookie: string, path: string, body?: Record<string, string>) =>
-      server.request(path, body ? { method: 'POST', cookies: { lang: 'en', staff_session: cookie }, headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form(body) } : { cookies: { lang: 'en', staff_session: cookie } });
+      server.request(
+        path,
+        body
+          ? {
+              method: 'POST',
+              cookies: { lang: 'en', staff_session: cookie },
+              headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+              body: form(body),
+            }
+          : { cookies: { lang: 'en', staff_session: cookie } },
+      );
 
     const free = await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'free@demo.test', password: 'demo-password-1' } });
     const memberId = free.json().id as number;
@@ -105,7 +120,12 @@ describe('back office login and roles', () => {
     const again = await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'free@demo.test', password: 'demo-password-1' } });
     expect(again.status).toBe(403);
     expect(again.json().error).toBe('account_banned');
-    const page = await server.request('/login', { method: 'POST', cookies: { lang: 'en' }, headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ email: 'free@demo.test', password: 'demo-password-1' }) });
+    const page = await server.request('/login', {
+      method: 'POST',
+      cookies: { lang: 'en' },
+      headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form({ email: 'free@demo.test', password: 'demo-password-1' }),
+    });
     expect(page.headers.location).toBe('/banned');
     expect((await server.request('/banned', { cookies: { lang: 'en' } })).text).toContain('Account banned');
     // A wrong password for a banned account says nothing about the ban.
@@ -118,7 +138,9 @@ describe('back office login and roles', () => {
     const before = (await db.select({ credits: users.credits }).from(users).where(eq(users.id, memberId)))[0]!.credits;
     expect((await asStaff(moderator, `/admin/members/${memberId}`, { action: 'credits', amount: '5', reason: 'Sorry', key: crypto.randomUUID() })).status).toBe(403);
     const key = crypto.randomUUID();
-    expect((await asStaff(admin, `/admin/members/${memberId}`, { action: 'credits', amount: '25', reason: 'Goodwill after an outage', key })).headers.location).toBe(`/admin/members/${memberId}?done=credits`);
+    expect((await asStaff(admin, `/admin/members/${memberId}`, { action: 'credits', amount: '25', reason: 'Goodwill after an outage', key })).headers.location).toBe(
+      `/admin/members/${memberId}?done=credits`,
+    );
     // The same form sent twice books once.
     await asStaff(admin, `/admin/members/${memberId}`, { action: 'credits', amount: '25', reason: 'Goodwill after an outage', key });
     const detail = await asStaff(admin, `/admin/members/${memberId}`);
@@ -130,12 +152,20 @@ describe('back office login and roles', () => {
 
   it('OPS-01 complaints: new ones oldest first, a note, an answer mailed to the complainant, then resolved; all audited', async () => {
     const { db } = server.booted.app;
-    const [complaint] = await db.insert(complaints).values({ siteId: 1, userId: null, name: 'Piet', email: 'piet@example.com', subject: 'Nep-profiel?', message: 'Dit profiel lijkt nep.' }).returning({ id: complaints.id });
+    const [complaint] = await db
+      .insert(complaints)
+      .values({ siteId: 1, userId: null, name: 'Piet', email: 'piet@example.com', subject: 'Nep-profiel?', message: 'Dit profiel lijkt nep.' })
+      .returning({ id: complaints.id });
     // A moderator of its own: a demo account's codes are used up by the tests before (a code is good once).
     await createStaff(server.booted.app, { email: 'complaints-moderator@demo.test', name: 'Complaints', role: 'moderator', password: DEMO_STAFF_PASSWORD, totpSecret: DEMO_TOTP_SECRET });
     const moderator = (await login('complaints-moderator@demo.test')).setCookies.staff_session!.value;
     const post = (path: string, body: Record<string, string>) =>
-      server.request(path, { method: 'POST', cookies: { lang: 'en', staff_session: moderator }, headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, body: form(body) });
+      server.request(path, {
+        method: 'POST',
+        cookies: { lang: 'en', staff_session: moderator },
+        headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form(body),
+      });
     const list = await server.request('/admin/complaints', { cookies: { lang: 'en', staff_session: moderator } });
     expect(list.text).toContain(`data-complaint="${complaint!.id}"`);
     const path = `/admin/complaints/${complaint!.id}`;

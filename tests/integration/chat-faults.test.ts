@@ -28,7 +28,8 @@ const BURST = 100;
 const KILL_AFTER = 25;
 
 /** A JSON request to the API as the member of `session` (none: a visitor). */
-const call = (server: BuiltServer, method: string, path: string, body: unknown, session?: string): Promise<Answer> => request(server, method, path, { json: body, ...(session ? { cookies: { session } } : {}) });
+const call = (server: BuiltServer, method: string, path: string, body: unknown, session?: string): Promise<Answer> =>
+  request(server, method, path, { json: body, ...(session ? { cookies: { session } } : {}) });
 
 describe('chat sends when the server process is killed mid-burst (PostgreSQL)', () => {
   let database: TestDatabase;
@@ -97,7 +98,10 @@ describe('chat sends when the server process is killed mid-burst (PostgreSQL)', 
         .from(creditLedger)
         .where(and(eq(creditLedger.userId, senderId), like(creditLedger.reference, `message:${senderId}:%`)));
       const [user] = await db.db.select({ credits: users.credits }).from(users).where(eq(users.id, senderId));
-      const [sum] = await db.db.select({ total: sql<number>`coalesce(sum(${creditLedger.delta}), 0)`.mapWith(Number) }).from(creditLedger).where(eq(creditLedger.userId, senderId));
+      const [sum] = await db.db
+        .select({ total: sql<number>`coalesce(sum(${creditLedger.delta}), 0)`.mapWith(Number) })
+        .from(creditLedger)
+        .where(eq(creditLedger.userId, senderId));
       // No client id twice; every charge is one message's and every charged message has one charge of its price.
       expect(new Set(stored.map((m) => m.clientId)).size).toBe(stored.length);
       expect(new Set(charges.map((c) => c.reference)).size).toBe(charges.length);

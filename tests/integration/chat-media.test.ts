@@ -35,7 +35,7 @@ describe('CHT-07 GFT-01 chat media API', () => {
     }
   });
 
-  it('CHT-07 searches the shipped library in the member\'s language, paged', async () => {
+  it("CHT-07 searches the shipped library in the member's language, paged", async () => {
     const first = await server.request('/api/gifs.php', as());
     expect(first.status).toBe(200);
     const page = first.json();
@@ -63,7 +63,7 @@ describe('CHT-07 GFT-01 chat media API', () => {
     expect((await server.request('/api/gifs.php', { ...as(), method: 'POST', headers: { origin: `http://localhost:${server.port}` } })).status).toBe(405);
   });
 
-  it('GFT-01 lists the gifts in the member\'s language with the site\'s gift cost', async () => {
+  it("GFT-01 lists the gifts in the member's language with the site's gift cost", async () => {
     const settings = (await server.booted.app.sites.forId(1)).settings;
     const res = await server.request('/api/gifts.php', as('de'));
     expect(res.status).toBe(200);
@@ -96,10 +96,14 @@ describe('CHT-07 gif search with GIPHY configured (local fake of its API)', () =
       calls.push(url);
       res.writeHead(status, { 'content-type': 'application/json' });
       const id = `g${url.searchParams.get('offset')}`;
-      res.end(status !== 200 ? '{"message":"boom"}' : JSON.stringify({
-        data: [{ id, title: 'Fake kiss', images: { fixed_width: { url: `https://media.giphy.com/media/${id}/200w.gif`, width: '200', height: '180' } } }],
-        pagination: { total_count: 40, count: 1, offset: Number(url.searchParams.get('offset')) },
-      }));
+      res.end(
+        status !== 200
+          ? '{"message":"boom"}'
+          : JSON.stringify({
+              data: [{ id, title: 'Fake kiss', images: { fixed_width: { url: `https://media.giphy.com/media/${id}/200w.gif`, width: '200', height: '180' } } }],
+              pagination: { total_count: 40, count: 1, offset: Number(url.searchParams.get('offset')) },
+            }),
+      );
     });
     await new Promise<void>((done) => fake.listen(0, '127.0.0.1', done));
     const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
@@ -114,7 +118,10 @@ describe('CHT-07 gif search with GIPHY configured (local fake of its API)', () =
   it('CHT-07 asks GIPHY with the key, query and language and answers its gifs', async () => {
     const res = await server.request('/api/gifs.php?q=kus&offset=24', { cookies: { lang: 'nl', session } });
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ items: [{ id: 'g24', title: 'Fake kiss', url: 'https://media.giphy.com/media/g24/200w.gif', previewUrl: 'https://media.giphy.com/media/g24/200w.gif', width: 200, height: 180 }], next: 25 });
+    expect(res.json()).toEqual({
+      items: [{ id: 'g24', title: 'Fake kiss', url: 'https://media.giphy.com/media/g24/200w.gif', previewUrl: 'https://media.giphy.com/media/g24/200w.gif', width: 200, height: 180 }],
+      next: 25,
+    });
     const call = calls.at(-1)!;
     expect(call.pathname).toBe('/v1/gifs/search');
     expect(Object.fromEntries(call.searchParams)).toMatchObject({ api_key: 'integrationKey1', q: 'kus', lang: 'nl', offset: '24', limit: '12', rating: 'pg-13' });

@@ -93,11 +93,18 @@ describe('SEC-15 chat in both directions at once across two server processes (Po
   }
 
   const memberSend = (server: BuiltServer, from: { session: string }, to: number, clientId: string, body: string) =>
-    call(server, 'POST', '/api/chat.php', { json: { to, client_id: clientId, body }, cookies: { session: from.session } }).then((a: Answer) => ({ clientId, status: a.status, messageId: a.json?.message?.id as number | undefined }));
+    call(server, 'POST', '/api/chat.php', { json: { to, client_id: clientId, body }, cookies: { session: from.session } }).then((a: Answer) => ({
+      clientId,
+      status: a.status,
+      messageId: a.json?.message?.id as number | undefined,
+    }));
 
   /** Each acknowledged message is stored once, as acknowledged; nothing else of these client ids is stored. */
   async function storedOnce(senderId: number, sent: Sent[], prefix: string) {
-    const stored = await db.db.select({ id: messages.id, clientId: messages.clientId }).from(messages).where(and(eq(messages.senderId, senderId), like(messages.clientId, `${prefix}%`)));
+    const stored = await db.db
+      .select({ id: messages.id, clientId: messages.clientId })
+      .from(messages)
+      .where(and(eq(messages.senderId, senderId), like(messages.clientId, `${prefix}%`)));
     expect(new Set(stored.map((m) => m.clientId)).size).toBe(stored.length);
     const byClientId = new Map(stored.map((m) => [m.clientId, m.id]));
     for (const s of sent.filter((x) => x.messageId !== undefined)) expect(byClientId.get(s.clientId), s.clientId).toBe(s.messageId);
@@ -107,9 +114,15 @@ describe('SEC-15 chat in both directions at once across two server processes (Po
   /** The member's balance is the ledger's sum; every message charge is one stored message's price, and the reverse. */
   async function ledgerHolds(memberId: number) {
     const [user] = await db.db.select({ credits: users.credits }).from(users).where(eq(users.id, memberId));
-    const [sum] = await db.db.select({ total: sql<number>`coalesce(sum(${creditLedger.delta}), 0)`.mapWith(Number) }).from(creditLedger).where(eq(creditLedger.userId, memberId));
+    const [sum] = await db.db
+      .select({ total: sql<number>`coalesce(sum(${creditLedger.delta}), 0)`.mapWith(Number) })
+      .from(creditLedger)
+      .where(eq(creditLedger.userId, memberId));
     expect(user!.credits).toBe(sum!.total);
-    const charges = await db.db.select({ reference: creditLedger.reference, delta: creditLedger.delta }).from(creditLedger).where(and(eq(creditLedger.userId, memberId), like(creditLedger.reference, `message:${memberId}:%`)));
+    const charges = await db.db
+      .select({ reference: creditLedger.reference, delta: creditLedger.delta })
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, memberId), like(creditLedger.reference, `message:${memberId}:%`)));
     const sentBy = await db.db.select({ clientId: messages.clientId, credits: messages.credits }).from(messages).where(eq(messages.senderId, memberId));
     const priceOf = new Map(sentBy.filter((m) => m.credits > 0).map((m) => [messageReference(memberId, m.clientId), m.credits]));
     expect(new Map(charges.map((c) => [c.reference, -c.delta]))).toEqual(priceOf);
@@ -118,7 +131,12 @@ describe('SEC-15 chat in both directions at once across two server processes (Po
   it('SEC-15 two members who never wrote before each send 60 messages to the other, 4 in flight, through different processes: no 5xx, each stored once, charges match', async () => {
     const a = await loginMember(one, DEMO_ACCOUNTS.premium.email, DEMO_ACCOUNTS.premium.password);
     const b = await loginMember(two, DEMO_ACCOUNTS.free.email, DEMO_ACCOUNTS.free.password);
-    expect(await db.db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.memberLow, Math.min(a.id, b.id)), eq(conversations.memberHigh, Math.max(a.id, b.id))))).toEqual([]);
+    expect(
+      await db.db
+        .select({ id: conversations.id })
+        .from(conversations)
+        .where(and(eq(conversations.memberLow, Math.min(a.id, b.id)), eq(conversations.memberHigh, Math.max(a.id, b.id)))),
+    ).toEqual([]);
 
     const [fromA, fromB] = await Promise.all([
       timedInFlight(SENDS, IN_FLIGHT, (i) => memberSend(one, a, b.id, `sec15-a-${String(i).padStart(3, '0')}`, `van A ${i}`)),
@@ -133,15 +151,25 @@ describe('SEC-15 chat in both directions at once across two server processes (Po
     await ledgerHolds(a.id);
     await ledgerHolds(b.id);
     // One conversation, with every message of both.
-    const pair = await db.db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.memberLow, Math.min(a.id, b.id)), eq(conversations.memberHigh, Math.max(a.id, b.id))));
+    const pair = await db.db
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(and(eq(conversations.memberLow, Math.min(a.id, b.id)), eq(conversations.memberHigh, Math.max(a.id, b.id))));
     expect(pair).toHaveLength(1);
-    const inPair = await db.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(messages).where(eq(messages.conversationId, pair[0]!.id));
+    const inPair = await db.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(messages)
+      .where(eq(messages.conversationId, pair[0]!.id));
     expect(inPair[0]!.n).toBe(2 * SENDS);
   }, 180_000);
 
   it('SEC-15 a member writes 60 messages to a fictional profile while the operator on the other process answers 60 times, 4 in flight each: no 5xx, each stored once, charges match', async () => {
     const member = await loginMember(one, DEMO_ACCOUNTS.premium.email, DEMO_ACCOUNTS.premium.password);
-    const [fictional] = await db.db.select({ id: users.id }).from(users).where(and(eq(users.role, 'fictional'), eq(users.siteId, 1), eq(users.status, 'active'))).limit(1);
+    const [fictional] = await db.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.role, 'fictional'), eq(users.siteId, 1), eq(users.status, 'active')))
+      .limit(1);
     expect(fictional).toBeDefined();
     const staffLogin = await call(two, 'POST', '/admin/login', { form: { email: 'operator@demo.test', password: DEMO_STAFF_PASSWORD, code: totpCode(DEMO_TOTP_SECRET, new Date()) } });
     expect(staffLogin.status).toBe(303);
@@ -181,13 +209,28 @@ describe('SEC-15 chat in both directions at once across two server processes (Po
       }
     });
     const [fromMember, fromOperator] = await Promise.all([memberSide, operatorSide]);
-    const unexpected = [...report('member → fictional profile (process one)', fromMember, 201), ...report('operator answers as the profile (process two, take + answer)', fromOperator, 303), ...report('operator form posts', posts, 303)];
+    const unexpected = [
+      ...report('member → fictional profile (process one)', fromMember, 201),
+      ...report('operator answers as the profile (process two, take + answer)', fromOperator, 303),
+      ...report('operator form posts', posts, 303),
+    ];
     expect([...fromMember, ...fromOperator, ...posts].filter((s) => s.status >= 500)).toEqual([]);
     expect(unexpected.filter((u) => !/: 409$/.test(u) || !u.startsWith('reply'))).toEqual([]);
     expect(fromOperator.every((s) => s.status === 303)).toBe(true);
 
     expect(await storedOnce(member.id, fromMember, 'sec15-m-')).toHaveLength(SENDS);
-    const answers = await db.db.select({ clientId: messages.clientId, credits: messages.credits }).from(messages).where(and(eq(messages.senderId, fictional!.id), inArray(messages.clientId, fromOperator.map((s) => s.clientId))));
+    const answers = await db.db
+      .select({ clientId: messages.clientId, credits: messages.credits })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.senderId, fictional!.id),
+          inArray(
+            messages.clientId,
+            fromOperator.map((s) => s.clientId),
+          ),
+        ),
+      );
     expect(answers.map((m) => m.clientId).sort()).toEqual(fromOperator.map((s) => s.clientId).sort());
     expect(answers.every((m) => m.credits === 0)).toBe(true);
     await ledgerHolds(member.id);

@@ -35,10 +35,11 @@ function openStream(port: number, session: string, lastEventId?: string): Promis
         onSseEvents(res, (raw) => {
           const e = { id: raw.id, event: raw.event, data: JSON.parse(raw.data || 'null') };
           events.push(e);
-          for (const w of [...waiters]) if (w.match(e)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(e);
-          }
+          for (const w of [...waiters])
+            if (w.match(e)) {
+              waiters.splice(waiters.indexOf(w), 1);
+              w.resolve(e);
+            }
         });
         resolve({
           events,
@@ -68,13 +69,24 @@ describe('chat over HTTP', () => {
   beforeAll(async () => {
     server = await startTestServer();
     const { db } = server.booted.app;
-    const find = async (email: string, site = 1) => (await db.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.siteId, site))))[0]!.id;
+    const find = async (email: string, site = 1) =>
+      (
+        await db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.email, email), eq(users.siteId, site)))
+      )[0]!.id;
     const login = async (email: string, host?: string) =>
       (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: 'demo-password-1' }, ...(host ? { host } : {}) })).setCookies.session!.value;
     free = { id: await find('free@demo.test'), session: await login('free@demo.test') };
     premium = { id: await find('premium@demo.test'), session: await login('premium@demo.test') };
     // A third member of site 1: an account made for this test.
-    const signup = await server.request('/api/signup.php', { method: 'POST', headers: XHR, cookies: { lang: 'en' }, body: { email: `stranger-${Date.now()}@example.com`, name: 'Stranger', password: 'zonnige-dinsdag-42', date_of_birth: '1990-06-01', gender: 'male', looking_for: 'female' } });
+    const signup = await server.request('/api/signup.php', {
+      method: 'POST',
+      headers: XHR,
+      cookies: { lang: 'en' },
+      body: { email: `stranger-${Date.now()}@example.com`, name: 'Stranger', password: 'zonnige-dinsdag-42', date_of_birth: '1990-06-01', gender: 'male', looking_for: 'female' },
+    });
     strangerSession = signup.setCookies.session?.value ?? '';
     otherSiteMember = await find('free@demo.test', 2);
   });
@@ -121,7 +133,12 @@ describe('chat over HTTP', () => {
       expect(res.status, JSON.stringify(body).slice(0, 60)).toBeGreaterThanOrEqual(400);
       expect(res.json().error).toBe(code);
     }
-    const nul = await server.request('/api/chat.php', { ...as(premium.session), method: 'POST', body: `{"to":${free.id},"client_id":"abcdefgh9","body":"a\u0000b"}`, headers: { ...origin(), 'content-type': 'application/json' } });
+    const nul = await server.request('/api/chat.php', {
+      ...as(premium.session),
+      method: 'POST',
+      body: `{"to":${free.id},"client_id":"abcdefgh9","body":"a\u0000b"}`,
+      headers: { ...origin(), 'content-type': 'application/json' },
+    });
     expect(nul.status).toBe(400);
     expect(await balance()).toBe(before);
 
@@ -133,7 +150,10 @@ describe('chat over HTTP', () => {
     expect(again.json()).toMatchObject({ replayed: true, message: { id: first.json().message.id } });
     const cost = (await server.booted.app.sites.forHost('localhost')).settings.message_credits;
     expect(await balance()).toBe(before - cost);
-    const rows = await server.booted.app.db.select().from(creditLedger).where(eq(creditLedger.reference, `message:${premium.id}:${clientId}`));
+    const rows = await server.booted.app.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.reference, `message:${premium.id}:${clientId}`));
     expect(rows).toHaveLength(1);
   });
 
@@ -186,10 +206,20 @@ describe('chat over HTTP', () => {
   it('CHT-04 a free member who has started their 2 conversations is told so on opening a third chat, above a disabled composer with the ways forward; the server still refuses the send', async () => {
     const { db } = server.booted.app;
     const email = `limit-${Date.now()}@example.com`;
-    const signup = await server.request('/api/signup.php', { method: 'POST', headers: XHR, cookies: { lang: 'en' }, body: { email, name: 'Limit', password: 'zonnige-dinsdag-42', date_of_birth: '1990-06-01', gender: 'male', looking_for: 'female' } });
+    const signup = await server.request('/api/signup.php', {
+      method: 'POST',
+      headers: XHR,
+      cookies: { lang: 'en' },
+      body: { email, name: 'Limit', password: 'zonnige-dinsdag-42', date_of_birth: '1990-06-01', gender: 'male', looking_for: 'female' },
+    });
     const session = signup.setCookies.session!.value;
     const [{ id: me }] = (await db.select({ id: users.id }).from(users).where(eq(users.email, email))) as [{ id: number }];
-    const others = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 1), inArray(users.role, ['fictional', 'member']), eq(users.status, 'active'), notInArray(users.id, [me, free.id, premium.id]))).orderBy(users.id).limit(3);
+    const others = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.siteId, 1), inArray(users.role, ['fictional', 'member']), eq(users.status, 'active'), notInArray(users.id, [me, free.id, premium.id])))
+      .orderBy(users.id)
+      .limit(3);
     expect(others).toHaveLength(3);
     const [first, second, third] = others.map((o) => o.id) as [number, number, number];
     const pair = (other: number) => ({ siteId: 1, memberLow: Math.min(me, other), memberHigh: Math.max(me, other), startedBy: me, createdAt: new Date() });
@@ -242,7 +272,12 @@ describe('chat over HTTP', () => {
     expect(attr('aria-label')).toBe(forms[new Intl.PluralRules('pl').select(unread)]);
     // Every Polish form travels with the badge, for the counts the page will get live.
     const labels = JSON.parse(attr('data-labels').replaceAll('&quot;', '"'));
-    expect(labels).toEqual({ one: '{count} nieprzeczytana wiadomość', few: '{count} nieprzeczytane wiadomości', many: '{count} nieprzeczytanych wiadomości', other: '{count} nieprzeczytanej wiadomości' });
+    expect(labels).toEqual({
+      one: '{count} nieprzeczytana wiadomość',
+      few: '{count} nieprzeczytane wiadomości',
+      many: '{count} nieprzeczytanych wiadomości',
+      other: '{count} nieprzeczytanej wiadomości',
+    });
     // The chat screen (its island rendered on the server): what a message costs, in the right form.
     const cost = (await server.booted.app.sites.forHost('localhost')).settings.message_credits;
     const chat = await server.request(`/chats/${sent.json().message.conversation}`, polish);
@@ -292,7 +327,12 @@ describe('chat over HTTP', () => {
 
   it('CHT-10 with read receipts and typing switched off in /settings, the other side gets neither; on again, both', async () => {
     const form = (value: string) =>
-      server.request('/settings', { method: 'POST', cookies: { lang: 'en', session: free.session }, headers: { ...origin(), 'content-type': 'application/x-www-form-urlencoded' }, body: `form=chat_signals&chat_signals=${value}` });
+      server.request('/settings', {
+        method: 'POST',
+        cookies: { lang: 'en', session: free.session },
+        headers: { ...origin(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: `form=chat_signals&chat_signals=${value}`,
+      });
     const sent = await send(premium.session, { to: free.id, client_id: crypto.randomUUID(), body: 'Lees je dit?' });
     const conversation = sent.json().message.conversation;
     expect((await form('0')).headers.location).toBe('/settings?saved=chat_signals_off#chat-signals');
@@ -320,7 +360,9 @@ describe('chat over HTTP', () => {
 
   it('GFT-01 a photo in chat is checked like a profile photo, costs photo_credits, reaches only the two members, and a retry is one message', async () => {
     const sharp = (await import('sharp')).default;
-    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c06080' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c06080' } })
+      .png()
+      .toBuffer();
     const upload = (session: string, fields: Record<string, string>, file: Buffer | null) => {
       const boundary = `----chat${Date.now()}`;
       const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
@@ -345,7 +387,11 @@ describe('chat over HTTP', () => {
     expect(await balance()).toBe(before - photoCredits);
 
     const file = `/photos/${message.attachment}`;
-    for (const [session, status] of [[premium.session, 200], [free.session, 200], [strangerSession, 404]] as const) {
+    for (const [session, status] of [
+      [premium.session, 200],
+      [free.session, 200],
+      [strangerSession, 404],
+    ] as const) {
       const res = await server.request(file, { cookies: { lang: 'en', session } });
       expect(res.status, session.slice(0, 6)).toBe(status);
       if (status === 200) expect(res.headers['cache-control']).toContain('private');

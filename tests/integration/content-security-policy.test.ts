@@ -127,10 +127,6 @@ describe('content security policy', () => {
   it('SEC-10 the check itself notices an unhashed inline script, a style attribute and unsafe-inline', () => {
     const policy = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'; form-action 'self'";
     const problems = policyProblems({ headers: { 'content-security-policy': policy }, text: '<p style="color:red">x</p><script>alert(1)</script><script type="application/json">{}</script>' });
-    expect(problems).toEqual([
-      "script-src allows 'unsafe-inline'",
-      'inline script without its hash in script-src: alert(1)',
-      'style attribute: <p style="color:red"',
-    ]);
+    expect(problems).toEqual(["script-src allows 'unsafe-inline'", 'inline script without its hash in script-src: alert(1)', 'style attribute: <p style="color:red"']);
   });
 });

@@ -25,7 +25,10 @@ describe('credits and payments', () => {
   beforeAll(async () => {
     server = await startTestServer();
     const login = async (email: string) => {
-      const [row] = await db().select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.siteId, 1)));
+      const [row] = await db()
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.email, email), eq(users.siteId, 1)));
       const session = (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: 'demo-password-1' } })).setCookies.session!.value;
       await db().update(profiles).set({ country: 'NL' }).where(eq(profiles.userId, row!.id));
       return { id: row!.id, session };
@@ -33,8 +36,16 @@ describe('credits and payments', () => {
     free = await login('free@demo.test');
     other = await login('premium@demo.test');
     // Signed up long ago: no time bonus, no welcome code (the prices are the packages' own).
-    await db().update(users).set({ signupDate: new Date('2025-01-01T00:00:00Z') }).where(eq(users.id, free.id));
-    [pkg] = await db().select().from(creditPackages).where(and(eq(creditPackages.siteId, 1), eq(creditPackages.active, true))).orderBy(creditPackages.priceCents).limit(1) as [typeof creditPackages.$inferSelect];
+    await db()
+      .update(users)
+      .set({ signupDate: new Date('2025-01-01T00:00:00Z') })
+      .where(eq(users.id, free.id));
+    [pkg] = (await db()
+      .select()
+      .from(creditPackages)
+      .where(and(eq(creditPackages.siteId, 1), eq(creditPackages.active, true)))
+      .orderBy(creditPackages.priceCents)
+      .limit(1)) as [typeof creditPackages.$inferSelect];
   });
   afterAll(async () => {
     await server?.close();
@@ -73,7 +84,11 @@ describe('credits and payments', () => {
   async function signedWebhook(providerId: string, signature?: string) {
     const body = JSON.stringify({ id: providerId });
     const sim = (await paymentProviders(server.booted.app)).simulated!;
-    return server.request('/api/payment-webhook.php?provider=simulated', { method: 'POST', body, headers: { 'content-type': 'application/json', [SIMULATED_SIGNATURE_HEADER]: signature ?? sim.sign(body) } });
+    return server.request('/api/payment-webhook.php?provider=simulated', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', [SIMULATED_SIGNATURE_HEADER]: signature ?? sim.sign(body) },
+    });
   }
 
   it('CRD-02 CRD-05 /credits shows packages with price per credit, the methods with their transaction costs and the banks', async () => {
@@ -102,12 +117,18 @@ describe('credits and payments', () => {
 
   it('CRD-07 TB-01 /api/discountcode.php answers the time bonus for a fresh free member, else the welcome code, else null', async () => {
     const now = server.booted.app.clock.now().getTime();
-    await db().update(users).set({ signupDate: new Date(now - 3600_000) }).where(eq(users.id, other.id));
+    await db()
+      .update(users)
+      .set({ signupDate: new Date(now - 3600_000) })
+      .where(eq(users.id, other.id));
     await db().update(users).set({ paidUser: false }).where(eq(users.id, other.id));
     const bonus = (await server.request('/api/discountcode.php', as(other))).json();
     expect(bonus).toEqual({ discount: { code: 'TIMEBONUS25', percent: 25, kind: 'time_bonus', expires_at: new Date(now - 3600_000 + 4 * 3600_000).toISOString() } });
     expect((await server.request('/api/discountcode.php?welcome=true', as(other))).json().discount).toMatchObject({ code: 'WELCOME25', kind: 'welcome' });
-    await db().update(users).set({ signupDate: new Date(now - 5 * 3600_000) }).where(eq(users.id, other.id));
+    await db()
+      .update(users)
+      .set({ signupDate: new Date(now - 5 * 3600_000) })
+      .where(eq(users.id, other.id));
     expect((await server.request('/api/discountcode.php', as(other))).json().discount).toMatchObject({ code: 'WELCOME25', percent: 25, kind: 'welcome' });
     expect((await server.request('/api/discountcode.php', as(free))).json()).toEqual({ discount: null });
   });
@@ -139,7 +160,12 @@ describe('credits and payments', () => {
       expect(res.status).toBe(200);
       expect(res.json()).toMatchObject({ ok: true, result: 'unchanged', status: 'paid' });
     }
-    expect(await db().select().from(creditLedger).where(eq(creditLedger.reference, `payment:${providerId}`))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(creditLedger)
+        .where(eq(creditLedger.reference, `payment:${providerId}`)),
+    ).toHaveLength(1);
   });
 
   it('CRD-09 a webhook with a bad signature is 401, for an unknown provider 404; a webhook before the payer chose changes nothing', async () => {
@@ -180,7 +206,7 @@ describe('credits and payments', () => {
     expect((await pay(checkout, 'cancelled')).status).toBe(303);
   });
 
-  it('SEC-16 a second checkout with a discount the member\'s open payment holds is refused before payment, on the page and for scripts; cancelling the open one frees it', async () => {
+  it("SEC-16 a second checkout with a discount the member's open payment holds is refused before payment, on the page and for scripts; cancelling the open one frees it", async () => {
     await db().insert(discountCodes).values({ code: 'HTTP40', percent: 40, siteId: 1 });
     const first = await startIdeal(free, { code: 'HTTP40' });
     expect(first.payment).toMatchObject({ discountCode: 'HTTP40', discountPercent: 40 });
@@ -198,7 +224,12 @@ describe('credits and payments', () => {
     const script = await server.request(`/credits/${pkg.id}/ideal`, { ...as(free, { ...f.headers, ...XHR }), method: 'POST', body: f.body });
     expect(script.status).toBe(409);
     expect(script.json()).toEqual({ error: 'discount_in_use', message: expect.stringContaining('held by a payment') });
-    expect(await db().select().from(payments).where(and(eq(payments.userId, free.id), eq(payments.discountCode, 'HTTP40')))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(payments)
+        .where(and(eq(payments.userId, free.id), eq(payments.discountCode, 'HTTP40'))),
+    ).toHaveLength(1);
     // The order page of the open payment lets the member cancel it; then the discount is theirs again.
     const order = await server.request(`/credits/order/${first.payment.id}`, as(free));
     expect(order.text).toContain('data-cancel-payment');
@@ -222,7 +253,12 @@ describe('credits and payments', () => {
     expect(row).toMatchObject({ status: 'paid' });
     expect(row!.latePaidAt).not.toBeNull();
     expect((await db().select({ credits: users.credits }).from(users).where(eq(users.id, free.id)))[0]!.credits).toBe(before + pkg.credits);
-    expect(await db().select().from(creditLedger).where(eq(creditLedger.reference, `payment:${providerId}`))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(creditLedger)
+        .where(eq(creditLedger.reference, `payment:${providerId}`)),
+    ).toHaveLength(1);
     expect((await server.request(`/credits/order/${payment.id}`, as(free))).text).toContain('data-order-status="paid"');
     const list = await server.request('/transactions', as(free));
     expect(list.text).toContain(`data-late-paid="${payment.id}"`);
@@ -253,8 +289,12 @@ describe('credits and payments', () => {
     expect(page.text).toContain('data-try-again');
   });
 
-  it('CRD-04 another member\'s order and transaction ids are 404; the member\'s own receipt shows the company, VAT and the credits booked', async () => {
-    const [mine] = await db().select().from(payments).where(and(eq(payments.userId, free.id), eq(payments.status, 'paid'))).limit(1);
+  it("CRD-04 another member's order and transaction ids are 404; the member's own receipt shows the company, VAT and the credits booked", async () => {
+    const [mine] = await db()
+      .select()
+      .from(payments)
+      .where(and(eq(payments.userId, free.id), eq(payments.status, 'paid')))
+      .limit(1);
     for (const path of [`/credits/order/${mine!.id}`, `/transactions/${mine!.id}`]) {
       expect((await server.request(path, as(other))).status, path).toBe(404);
     }
@@ -282,10 +322,16 @@ describe('credits and payments', () => {
     expect((await server.request('/credits/repeat-order', as(other))).text).toContain('data-repeat-none');
   });
 
-  it('CRD-09 a forged Host header never becomes the webhook or return address: the site\'s own domain is used', async () => {
+  it("CRD-09 a forged Host header never becomes the webhook or return address: the site's own domain is used", async () => {
     const host = 'evil.example';
     const f = form({ key: 'forged-host-key-1', issuer: 'INGBNL2A' });
-    const res = await server.request(`/credits/${pkg.id}/ideal`, { method: 'POST', host, body: f.body, cookies: { lang: 'en', session: free.session }, headers: { ...f.headers, origin: `http://${host}:${server.port}` } });
+    const res = await server.request(`/credits/${pkg.id}/ideal`, {
+      method: 'POST',
+      host,
+      body: f.body,
+      cookies: { lang: 'en', session: free.session },
+      headers: { ...f.headers, origin: `http://${host}:${server.port}` },
+    });
     expect(res.status).toBe(303);
     const location = new URL(res.headers.location as string);
     expect(location.host).not.toContain(host);
@@ -302,7 +348,7 @@ describe('credits and payments', () => {
     expect(res.headers.location).toBe(`/directdebit?package=${pkg.id}`);
   });
 
-  it('NAV-02 a paid member\'s credits entry leads to repeat order with a balance badge at 10 or less: warning above 0, danger at 0', async () => {
+  it("NAV-02 a paid member's credits entry leads to repeat order with a balance badge at 10 or less: warning above 0, danger at 0", async () => {
     const nav = async () => (await server.request('/members', as(free))).text;
     expect(await nav()).toContain('href="/credits/repeat-order" data-nav="credits"');
     expect(await nav()).not.toContain('data-badge="credits"');

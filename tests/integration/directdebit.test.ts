@@ -36,14 +36,31 @@ function harness(server: () => TestServer) {
       method: 'POST',
       headers: XHR,
       cookies: { lang: 'en' },
-      body: { email: `${name.toLowerCase()}-${Date.now()}-${++counter}@example.com`, name, password: 'direct debit passphrase 2026', date_of_birth: '1990-04-12', gender: 'female', looking_for: 'male' },
+      body: {
+        email: `${name.toLowerCase()}-${Date.now()}-${++counter}@example.com`,
+        name,
+        password: 'direct debit passphrase 2026',
+        date_of_birth: '1990-04-12',
+        gender: 'female',
+        looking_for: 'male',
+      },
     });
     expect(res.status).toBe(201);
     const id = res.json().id as number;
     await db().update(profiles).set({ country: 'NL' }).where(eq(profiles.userId, id));
     return { id, session: res.setCookies.session!.value };
   }
-  const details = (overrides: Record<string, string> = {}) => ({ step: 'details', accountHolder: 'Anna de Vries', iban: 'NL91 ABNA 0417 1643 00', street: 'Keizersgracht', houseNumber: '12a', zip: '1015 CJ', city: 'Amsterdam', mobile: nextMobile(), ...overrides });
+  const details = (overrides: Record<string, string> = {}) => ({
+    step: 'details',
+    accountHolder: 'Anna de Vries',
+    iban: 'NL91 ABNA 0417 1643 00',
+    street: 'Keizersgracht',
+    houseNumber: '12a',
+    zip: '1015 CJ',
+    city: 'Amsterdam',
+    mobile: nextMobile(),
+    ...overrides,
+  });
   const mandatesOf = (id: number) => db().select().from(directDebitMandates).where(eq(directDebitMandates.userId, id)).orderBy(desc(directDebitMandates.id));
   const smsTo = (mobile: string) => db().select().from(smsOutbox).where(eq(smsOutbox.toNumber, mobile)).orderBy(desc(smsOutbox.id));
   const codeIn = (text: string) => /code is (\d{6})/.exec(text)?.[1] ?? '';
@@ -56,7 +73,13 @@ describe('direct debit', () => {
   let pkg: typeof creditPackages.$inferSelect;
   beforeAll(async () => {
     server = await startTestServer();
-    [pkg] = (await h.db().select().from(creditPackages).where(and(eq(creditPackages.siteId, 1), eq(creditPackages.active, true))).orderBy(creditPackages.priceCents).limit(1)) as [typeof creditPackages.$inferSelect];
+    [pkg] = (await h
+      .db()
+      .select()
+      .from(creditPackages)
+      .where(and(eq(creditPackages.siteId, 1), eq(creditPackages.active, true)))
+      .orderBy(creditPackages.priceCents)
+      .limit(1)) as [typeof creditPackages.$inferSelect];
   });
   afterAll(async () => {
     await server?.close();
@@ -89,7 +112,15 @@ describe('direct debit', () => {
     expect(page.status).toBe(200);
     expect(page.headers['cache-control']).toContain('no-store');
     expect(page.text).toContain('<form method="post" action="/directdebit"');
-    for (const [field, label] of [['accountHolder', 'Account holder'], ['iban', 'IBAN'], ['street', 'Street'], ['houseNumber', 'House number'], ['zip', 'Postcode'], ['city', 'City'], ['mobile', 'Mobile number']]) {
+    for (const [field, label] of [
+      ['accountHolder', 'Account holder'],
+      ['iban', 'IBAN'],
+      ['street', 'Street'],
+      ['houseNumber', 'House number'],
+      ['zip', 'Postcode'],
+      ['city', 'City'],
+      ['mobile', 'Mobile number'],
+    ]) {
       expect(page.text).toContain(`<label class="form-label" for="directdebit-${field}">${label}</label>`);
       expect(page.text).toContain(`id="directdebit-${field}" name="${field}"`);
     }
@@ -135,7 +166,13 @@ describe('direct debit', () => {
     const who = await h.signup('Blocklisted');
     const iban = composeIBAN({ countryCode: 'NL', bban: 'RABO0123456789' })!;
     const mobile = nextMobile();
-    await h.db().insert(directDebitBlocklist).values([{ kind: 'iban', value: iban, reason: 'chargebacks' }, { kind: 'mobile', value: e164(mobile), reason: 'fraud' }]);
+    await h
+      .db()
+      .insert(directDebitBlocklist)
+      .values([
+        { kind: 'iban', value: iban, reason: 'chargebacks' },
+        { kind: 'mobile', value: e164(mobile), reason: 'fraud' },
+      ]);
     const byIban = await h.post(who, '/directdebit', h.details({ iban: iban.toLowerCase() }));
     expect(byIban.status).toBe(403);
     expect(byIban.text).toContain('This bank account cannot be used for direct debit.');
@@ -193,7 +230,11 @@ describe('direct debit', () => {
     const fields = h.details();
     await h.post(who, '/directdebit', fields);
     const first = h.codeIn((await h.smsTo(e164(fields.mobile)))[0]!.text);
-    await h.db().update(directDebitCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(directDebitCodes.userId, who.id));
+    await h
+      .db()
+      .update(directDebitCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(directDebitCodes.userId, who.id));
     const late = await h.post(who, '/directdebit', { step: 'confirm', code: first });
     expect(late.status).toBe(400);
     expect(late.text).toContain('This code has expired. Request a new code.');
@@ -265,10 +306,18 @@ describe('direct debit', () => {
     expect(ninth.text).toMatch(/You have requested the most codes allowed for one day\. Try again on /);
     expect((await h.post(a, '/directdebit', { step: 'resend' })).status).toBe(429);
     expect(await h.db().select().from(smsOutbox).where(eq(smsOutbox.userId, a.id))).toHaveLength(8);
-    expect((await h.db().select().from(loginThrottle).where(eq(loginThrottle.key, `dd-sms-member:${a.id}`)))[0]!.blockedUntil).toBeInstanceOf(Date);
+    expect(
+      (
+        await h
+          .db()
+          .select()
+          .from(loginThrottle)
+          .where(eq(loginThrottle.key, `dd-sms-member:${a.id}`))
+      )[0]!.blockedUntil,
+    ).toBeInstanceOf(Date);
   });
 
-  it('DD-01 CRD-02 paying by direct debit: without a mandate to /directdebit and back to the purchase; with one the payment carries the member\'s own mandate (a forged one is ignored)', async () => {
+  it("DD-01 CRD-02 paying by direct debit: without a mandate to /directdebit and back to the purchase; with one the payment carries the member's own mandate (a forged one is ignored)", async () => {
     const who = await h.signup('Payer');
     const pay = await h.post(who, `/credits/${pkg.id}/directdebit`, { key: 'no-mandate-key-1', mandateReference: 'FORGED-123' });
     expect(pay.status).toBe(303);
@@ -295,7 +344,24 @@ describe('direct debit', () => {
     await setUpMandate(who);
     const limit = server.booted.app.config.DIRECT_DEBIT_LIMIT_CENTS;
     const now = new Date();
-    await h.db().insert(payments).values({ siteId: 1, userId: who.id, packageId: pkg.id, credits: 1, amountCents: limit - 1, currency: 'EUR', method: 'directdebit', provider: 'simulated', idempotencyKey: `${who.id}:limit-seed`, status: 'paid', createdAt: now, updatedAt: now, settledAt: now });
+    await h
+      .db()
+      .insert(payments)
+      .values({
+        siteId: 1,
+        userId: who.id,
+        packageId: pkg.id,
+        credits: 1,
+        amountCents: limit - 1,
+        currency: 'EUR',
+        method: 'directdebit',
+        provider: 'simulated',
+        idempotencyKey: `${who.id}:limit-seed`,
+        status: 'paid',
+        createdAt: now,
+        updatedAt: now,
+        settledAt: now,
+      });
     const page = await server.request(`/credits/${pkg.id}/directdebit`, h.as(who));
     expect(page.text).toContain('data-payment-error="directdebit_limit_reached"');
     expect(page.text).toContain('Direct debit limit reached. Please choose another payment method or try again later.');
@@ -312,7 +378,7 @@ describe('direct debit', () => {
     expect((await server.request(`/credits/${pkg.id}/card`, h.as(who))).text).toContain('data-pay-form');
   });
 
-  it('DD-01 another member\'s mandate, number and code are never visible or usable', async () => {
+  it("DD-01 another member's mandate, number and code are never visible or usable", async () => {
     const owner = await h.signup('Owner');
     const fields = h.details({ iban: composeIBAN({ countryCode: 'NL', bban: 'INGB0001234567' })! });
     await h.post(owner, '/directdebit', fields);
@@ -419,14 +485,26 @@ describe('DD-03 the direct-debit blocklist and member blocks in the back office'
     await server?.close();
   });
   const staffPost = (role: 'admin' | 'moderator', path: string, fields: Record<string, string>) =>
-    server.request(path, { method: 'POST', headers: { origin: h.origin(), 'content-type': 'application/x-www-form-urlencoded' }, cookies: { lang: 'en', staff_session: staffCookie[role] }, body: new URLSearchParams(fields).toString() });
+    server.request(path, {
+      method: 'POST',
+      headers: { origin: h.origin(), 'content-type': 'application/x-www-form-urlencoded' },
+      cookies: { lang: 'en', staff_session: staffCookie[role] },
+      body: new URLSearchParams(fields).toString(),
+    });
   const actions = async () => (await readAudit(h.db(), { limit: 50 })).map((r) => r.action);
 
   it('DD-03 admins block and lift an IBAN and a mobile number (normalised, audited); invalid input changes nothing; the member form follows at once', async () => {
     const iban = composeIBAN({ countryCode: 'NL', bban: 'INGB0001234567' })!;
-    const spaced = iban.replace(/(.{4})/g, '$1 ').trim().toLowerCase();
+    const spaced = iban
+      .replace(/(.{4})/g, '$1 ')
+      .trim()
+      .toLowerCase();
     const before = await h.db().select().from(directDebitBlocklist);
-    for (const [fields, field] of [[{ kind: 'iban', value: 'NL00 NOPE', reason: 'fraud' }, 'value'], [{ kind: 'iban', value: spaced, reason: ' ' }, 'reason'], [{ kind: 'fax', value: spaced, reason: 'x' }, 'kind']] as const) {
+    for (const [fields, field] of [
+      [{ kind: 'iban', value: 'NL00 NOPE', reason: 'fraud' }, 'value'],
+      [{ kind: 'iban', value: spaced, reason: ' ' }, 'reason'],
+      [{ kind: 'fax', value: spaced, reason: 'x' }, 'kind'],
+    ] as const) {
       const res = await staffPost('admin', '/admin/directdebit', { action: 'add', ...fields });
       expect(res.status, field).toBe(400);
       expect(res.text).toContain(`data-field-error="${field}"`);
@@ -437,7 +515,7 @@ describe('DD-03 the direct-debit blocklist and member blocks in the back office'
     expect((await staffPost('admin', '/admin/directdebit', { action: 'add', kind: 'mobile', value: '06 1234 5678', reason: 'fraud' })).status).toBe(303);
     const list = await server.request(`/admin/directdebit?q=${iban.slice(0, 8)}`, { cookies: { lang: 'en', staff_session: staffCookie.admin } });
     expect(list.text).toContain(`data-blocklist-entry="${iban}"`);
-    expect((await h.db().select().from(directDebitBlocklist).where(eq(directDebitBlocklist.value, '+31612345678')))).toHaveLength(1);
+    expect(await h.db().select().from(directDebitBlocklist).where(eq(directDebitBlocklist.value, '+31612345678'))).toHaveLength(1);
     expect(await actions()).toEqual(expect.arrayContaining(['directdebit.blocklist_add']));
 
     const who = await h.signup('Blocklisted');

@@ -48,7 +48,42 @@ describe.each(await databaseKinds())('foundation on %s', (kind) => {
     it('SITE-02 every Settings field of SPEC §3 is returned and valid', async () => {
       const body = (await server.request('/api/settings.php')).json();
       const parsed = settingsSchema.parse(body);
-      for (const field of ['name', 'index_title', 'description', 'domain', 'domain_language', 'cdn_prefix', 'niche', 'company_id', 'mail_name', 'countries', 'signups', 'logged_out_search', 'logged_out_search_trafficsource', 'geoip_country', 'geoip_selected_country', 'enable_site_entry_popup', 'push_public_key', 'support_phone', 'support_email', 'fictional_icon', 'fictional_warning', 'fictional_singular', 'fictional_plural', 'visible_profile_fields', 'visible_profile_notes', 'search_fields', 'message_credits', 'photo_credits', 'gift_credits', 'signup_credits', 'message_length', 'minimum_message_costs', 'refund_days', 'member_resell']) {
+      for (const field of [
+        'name',
+        'index_title',
+        'description',
+        'domain',
+        'domain_language',
+        'cdn_prefix',
+        'niche',
+        'company_id',
+        'mail_name',
+        'countries',
+        'signups',
+        'logged_out_search',
+        'logged_out_search_trafficsource',
+        'geoip_country',
+        'geoip_selected_country',
+        'enable_site_entry_popup',
+        'push_public_key',
+        'support_phone',
+        'support_email',
+        'fictional_icon',
+        'fictional_warning',
+        'fictional_singular',
+        'fictional_plural',
+        'visible_profile_fields',
+        'visible_profile_notes',
+        'search_fields',
+        'message_credits',
+        'photo_credits',
+        'gift_credits',
+        'signup_credits',
+        'message_length',
+        'minimum_message_costs',
+        'refund_days',
+        'member_resell',
+      ]) {
         expect(body, field).toHaveProperty(field);
       }
       expect(parsed.languages.length).toBeGreaterThan(0);
@@ -292,13 +327,21 @@ describe.each(await databaseKinds())('foundation on %s', (kind) => {
     });
 
     it('AUTH-01 the /login form logs in and redirects; a wrong password shows the translated error', async () => {
-      const form = (email: string, password: string) =>
-        `email=${encodeURIComponent(email)}&password=${encodeURIComponent(password)}&next=%2Fmembers`;
+      const form = (email: string, password: string) => `email=${encodeURIComponent(email)}&password=${encodeURIComponent(password)}&next=%2Fmembers`;
       const origin = `http://localhost:${server.port}`;
-      const bad = await server.request('/login', { method: 'POST', cookies: { lang: 'en' }, headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: form(DEMO_ACCOUNTS.free.email, 'nope') });
+      const bad = await server.request('/login', {
+        method: 'POST',
+        cookies: { lang: 'en' },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+        body: form(DEMO_ACCOUNTS.free.email, 'nope'),
+      });
       expect(bad.status).toBe(401);
       expect(bad.text).toContain('Login failed, please try again.');
-      const good = await server.request('/login', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: form(DEMO_ACCOUNTS.free.email, DEMO_ACCOUNTS.free.password) });
+      const good = await server.request('/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+        body: form(DEMO_ACCOUNTS.free.email, DEMO_ACCOUNTS.free.password),
+      });
       expect(good.status).toBe(303);
       expect(good.headers.location).toBe('/members');
       expect(good.setCookies.session?.value).toMatch(/^[\w-]{40,}$/);
@@ -406,7 +449,13 @@ describe.each(await databaseKinds())('foundation on %s', (kind) => {
   describe('client beacons and tracking', () => {
     it('CLI-06 POST /api/page-hidden.php takes an empty JSON body and records the event', async () => {
       const { db } = server.booted.app;
-      const count = async () => (await db.select({ n: sql<number>`count(*)::int` }).from(pageEvents).where(eq(pageEvents.kind, 'hidden')))[0]!.n;
+      const count = async () =>
+        (
+          await db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(pageEvents)
+            .where(eq(pageEvents.kind, 'hidden'))
+        )[0]!.n;
       const before = await count();
       const ok = await server.request('/api/page-hidden.php', { method: 'POST', body: {}, headers: { referer: `http://localhost:${server.port}/members` } });
       expect(ok.status).toBe(204);

@@ -37,10 +37,17 @@ describe('GAME-02 swipe game service', () => {
     clock = new FakeClock(new Date('2026-11-22T22:30:00Z'));
     kit = await seededDatabase({ clock, profilesPerSite: 48 });
     deps = { db: kit.db, bus: new InProcessBus(), clock };
-    const [free] = await kit.db.select({ id: users.id }).from(users).where(and(eq(users.email, 'free@demo.test'), eq(users.siteId, 1)));
+    const [free] = await kit.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, 'free@demo.test'), eq(users.siteId, 1)));
     player = { siteId: 1, userId: free!.id };
     others = (await swipeDeck(kit.db, player, { now: clock.now(), limit: 50 })).map((c) => c.id);
-    const [other] = await kit.db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 2), ne(users.role, 'operator'))).limit(1);
+    const [other] = await kit.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.siteId, 2), ne(users.role, 'operator')))
+      .limit(1);
     otherSiteId = other!.id;
   });
   afterAll(async () => {
@@ -115,7 +122,15 @@ describe('GAME-02 swipe game service', () => {
     const wanted = wantedGenders(me!.gender, me!.sexuality);
     const deck = await swipeDeck(kit.db, player, { now: clock.now(), limit: 50 });
     expect(deck.length).toBeGreaterThan(0);
-    const genders = await kit.db.select({ gender: profiles.gender }).from(profiles).where(inArray(profiles.userId, deck.map((c) => c.id)));
+    const genders = await kit.db
+      .select({ gender: profiles.gender })
+      .from(profiles)
+      .where(
+        inArray(
+          profiles.userId,
+          deck.map((c) => c.id),
+        ),
+      );
     for (const g of genders) expect(wanted).toContain(g.gender);
   });
 
@@ -151,12 +166,24 @@ describe('GAME-02 swipe game service', () => {
     // Without interests or a region of its own choice the order is by place, then activity.
     const [a, b, c] = ids.slice(-3) as [number, number, number];
     // Only a and b share interests with the questions.
-    await kit.db.update(profiles).set({ interests: ['cooking'] }).where(eq(profiles.siteId, 1));
-    await kit.db.update(profiles).set({ interests: ['music', 'wine', 'tea'] }).where(eq(profiles.userId, a));
-    await kit.db.update(profiles).set({ interests: ['music'] }).where(eq(profiles.userId, b));
+    await kit.db
+      .update(profiles)
+      .set({ interests: ['cooking'] })
+      .where(eq(profiles.siteId, 1));
+    await kit.db
+      .update(profiles)
+      .set({ interests: ['music', 'wine', 'tea'] })
+      .where(eq(profiles.userId, a));
+    await kit.db
+      .update(profiles)
+      .set({ interests: ['music'] })
+      .where(eq(profiles.userId, b));
     const [region] = await kit.db.select({ regionId: profiles.regionId }).from(profiles).where(eq(profiles.userId, c));
     const ranked = await findMatches(kit.db, player, { ...questions, gender, region: region!.regionId, interests: ['music', 'wine'] }, clock.now());
-    expect(ranked.slice(0, 2).map((m) => [m.id, m.sharedInterests])).toEqual([[a, 2], [b, 1]]);
+    expect(ranked.slice(0, 2).map((m) => [m.id, m.sharedInterests])).toEqual([
+      [a, 2],
+      [b, 1],
+    ]);
     // Then everyone in the chosen region (c among them), before anyone outside it.
     const rest = ranked.slice(2);
     const firstOutside = rest.findIndex((m) => !m.sameRegion);
@@ -164,7 +191,17 @@ describe('GAME-02 swipe game service', () => {
     if (firstOutside >= 0) expect(rest.slice(firstOutside).every((m) => !m.sameRegion)).toBe(true);
     expect(rest.find((m) => m.id === c)?.sameRegion).toBe(true);
     // The likes the player gave show as such.
-    expect(ranked.filter((m) => m.liked).map((m) => m.id).sort()).toEqual(ranked.map((m) => m.id).filter((id) => others.slice(0, 6).includes(id)).sort());
+    expect(
+      ranked
+        .filter((m) => m.liked)
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(
+      ranked
+        .map((m) => m.id)
+        .filter((id) => others.slice(0, 6).includes(id))
+        .sort(),
+    );
   });
 
   it('GAME-02 skipped ids from the query are bounded and only positive integers', () => {
@@ -183,12 +220,21 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
   beforeAll(async () => {
     server = await startTestServer();
     const { db } = server.booted.app;
-    const find = async (email: string) => (await db.select({ id: users.id }).from(users).where(and(eq(users.email, email), eq(users.siteId, 1))))[0]!.id;
-    const login = async (email: string) =>
-      (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: 'demo-password-1' } })).setCookies.session!.value;
+    const find = async (email: string) =>
+      (
+        await db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.email, email), eq(users.siteId, 1)))
+      )[0]!.id;
+    const login = async (email: string) => (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: 'demo-password-1' } })).setCookies.session!.value;
     free = { id: await find('free@demo.test'), session: await login('free@demo.test') };
     premium = { id: await find('premium@demo.test'), session: await login('premium@demo.test') };
-    const [other] = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 2), ne(users.role, 'operator'))).limit(1);
+    const [other] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.siteId, 2), ne(users.role, 'operator')))
+      .limit(1);
     otherSiteId = other!.id;
   });
   afterAll(async () => {
@@ -244,7 +290,10 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
     const liked = await postForm(premium, '/swipe-game', { action: 'like', id: String(next), skip: String(blockedGone) });
     expect(liked.status).toBe(303);
     expect(liked.headers.location).toBe(`/swipe-game?skip=${blockedGone}`);
-    const [row] = await db.select({ source: likes.source }).from(likes).where(and(eq(likes.likerId, premium.id), eq(likes.likedId, next)));
+    const [row] = await db
+      .select({ source: likes.source })
+      .from(likes)
+      .where(and(eq(likes.likerId, premium.id), eq(likes.likedId, next)));
     expect(row?.source).toBe('swipe');
     // Bad form input: 400 page, nothing liked.
     for (const id of ['-1', 'abc', 'x'.repeat(10_000), '']) {
@@ -257,7 +306,13 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
     const deck = deckIds((await server.request('/swipe-game', as(free))).text);
     expect(deck).toHaveLength(1);
     const { db } = server.booted.app;
-    const candidates = (await db.select({ id: users.id }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(and(eq(users.siteId, 1), eq(users.status, 'active'), eq(users.invisible, false), ne(users.id, free.id)))).map((r) => r.id);
+    const candidates = (
+      await db
+        .select({ id: users.id })
+        .from(users)
+        .innerJoin(profiles, eq(profiles.userId, users.id))
+        .where(and(eq(users.siteId, 1), eq(users.status, 'active'), eq(users.invisible, false), ne(users.id, free.id)))
+    ).map((r) => r.id);
     const accepted: number[] = [];
     for (const id of candidates) {
       if (accepted.length === SWIPE_LIKES_PER_DAY) break;
@@ -293,7 +348,14 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
     expect(form.status).toBe(200);
     expect(form.text.includes('for="mf-region"') && form.text.includes('id="mf-region"'), 'a labelled region').toBe(true);
     expect(form.text.includes('data-match-results'), 'no results before answers').toBe(false);
-    for (const query of ['gender=x', 'gender=female&minAge=abc', `gender=female&maxAge=${'9'.repeat(10_000).slice(0, 5000)}`, 'gender=female&region=-1', 'gender=female&interest=a&interest=b&interest=c&interest=d', 'gender=female&minAge=60&maxAge=20']) {
+    for (const query of [
+      'gender=x',
+      'gender=female&minAge=abc',
+      `gender=female&maxAge=${'9'.repeat(10_000).slice(0, 5000)}`,
+      'gender=female&region=-1',
+      'gender=female&interest=a&interest=b&interest=c&interest=d',
+      'gender=female&minAge=60&maxAge=20',
+    ]) {
       const res = await server.request(`/match-finder?${query}`, as(free));
       expect(res.status, query.slice(0, 40)).toBe(400);
       expect(res.text.includes('data-match-finder-error'), query.slice(0, 40)).toBe(true);
@@ -316,7 +378,10 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
     const posted = await postForm(premium, `/match-finder?${query}`, { action: 'like', id: String(target), next: `/match-finder?${query}` });
     expect(posted.status).toBe(303);
     expect(posted.headers.location).toBe(`/match-finder?${query}`);
-    const [row] = await db.select({ source: likes.source }).from(likes).where(and(eq(likes.likerId, premium.id), eq(likes.likedId, target)));
+    const [row] = await db
+      .select({ source: likes.source })
+      .from(likes)
+      .where(and(eq(likes.likerId, premium.id), eq(likes.likedId, target)));
     expect(row?.source).toBe('match_finder');
     const again = await server.request(`/match-finder?${query}`, as(premium));
     expect(new RegExp(`data-member-id="${target}"(?:(?!</li>).)*data-liked`, 's').test(again.text), 'shown as liked').toBe(true);
@@ -328,7 +393,10 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
 
   it("GAME-01 the questionnaire starts from the member's own search: whom they look for and their age range", async () => {
     const { db } = server.booted.app;
-    const [me] = await db.select({ gender: profiles.gender, sexuality: profiles.sexuality, min: profiles.searchMinAge, max: profiles.searchMaxAge, region: profiles.regionId }).from(profiles).where(eq(profiles.userId, free.id));
+    const [me] = await db
+      .select({ gender: profiles.gender, sexuality: profiles.sexuality, min: profiles.searchMinAge, max: profiles.searchMaxAge, region: profiles.regionId })
+      .from(profiles)
+      .where(eq(profiles.userId, free.id));
     expect(wantedGenders(me!.gender, me!.sexuality), 'the demo member looks for men').toEqual(['male']);
     await db.update(profiles).set({ searchMinAge: 31, searchMaxAge: 47 }).where(eq(profiles.userId, free.id));
     try {
@@ -366,14 +434,20 @@ describe.each(await databaseKinds())('GAME-02 swipe likes at the same instant (%
     if (!database) throw new Error('no database');
     const clock = new FakeClock(new Date('2026-11-22T12:00:00Z'));
     const deps: LikeDeps = { db: database.db, bus: new InProcessBus(), clock };
-    const [free] = await database.db.select({ id: users.id }).from(users).where(and(eq(users.email, 'free@demo.test'), eq(users.siteId, 1)));
+    const [free] = await database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, 'free@demo.test'), eq(users.siteId, 1)));
     const player = { siteId: 1, userId: free!.id };
     const deck = (await swipeDeck(database.db, player, { now: clock.now(), limit: 10 })).map((c) => c.id);
     expect(deck.length).toBe(10);
     const results = await Promise.all(deck.map((id) => swipe(deps, player, id, true, AMSTERDAM)));
     expect(results.filter((r) => r.type === 'liked')).toHaveLength(SWIPE_LIKES_PER_DAY);
     expect(results.filter((r) => r.type === 'limit')).toHaveLength(deck.length - SWIPE_LIKES_PER_DAY);
-    const rows = await database.db.select({ id: likes.id }).from(likes).where(and(eq(likes.likerId, player.userId), eq(likes.source, 'swipe')));
+    const rows = await database.db
+      .select({ id: likes.id })
+      .from(likes)
+      .where(and(eq(likes.likerId, player.userId), eq(likes.source, 'swipe')));
     expect(rows).toHaveLength(SWIPE_LIKES_PER_DAY);
   });
 
@@ -382,7 +456,14 @@ describe.each(await databaseKinds())('GAME-02 swipe likes at the same instant (%
     const db = database.db;
     const deps: LikeDeps = { db, bus: new InProcessBus(), clock: new FakeClock(new Date('2026-11-22T12:00:00Z')) };
     // Generated members (not the demo accounts the test above swipes with), none of whom has liked anyone yet.
-    const ids = (await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 1), eq(users.role, 'member'), eq(users.status, 'active'), notLike(users.email, '%@demo.test'))).orderBy(desc(users.id)).limit(16)).map((r) => r.id);
+    const ids = (
+      await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.siteId, 1), eq(users.role, 'member'), eq(users.status, 'active'), notLike(users.email, '%@demo.test')))
+        .orderBy(desc(users.id))
+        .limit(16)
+    ).map((r) => r.id);
     expect(ids).toHaveLength(16);
     const pairs = Array.from({ length: 8 }, (_, i) => [ids[2 * i]!, ids[2 * i + 1]!] as const);
     const settled = await Promise.allSettled(pairs.flatMap(([a, b]) => [swipe(deps, { siteId: 1, userId: a }, b, true, AMSTERDAM), swipe(deps, { siteId: 1, userId: b }, a, true, AMSTERDAM)]));
@@ -392,7 +473,10 @@ describe.each(await databaseKinds())('GAME-02 swipe likes at the same instant (%
       const [first, second] = [results[2 * i]!, results[2 * i + 1]!];
       expect(first.type, `pair ${pair}`).toBe('liked');
       expect(second.type, `pair ${pair}`).toBe('liked');
-      expect([first, second].some((r) => r.type === 'liked' && r.match), `pair ${pair}: the match is found`).toBe(true);
+      expect(
+        [first, second].some((r) => r.type === 'liked' && r.match),
+        `pair ${pair}: the match is found`,
+      ).toBe(true);
     });
     expect(await db.select({ likerId: likes.likerId }).from(likes).where(inArray(likes.likerId, ids))).toHaveLength(16);
   });

@@ -31,7 +31,9 @@ function body(html: string): string {
 let shade = 0;
 async function jpeg(): Promise<Buffer> {
   shade = (shade + 53) % 256;
-  return sharp({ create: { width: 500, height: 640, channels: 3, background: { r: shade, g: 40, b: 200 } } }).jpeg().toBuffer();
+  return sharp({ create: { width: 500, height: 640, channels: 3, background: { r: shade, g: 40, b: 200 } } })
+    .jpeg()
+    .toBuffer();
 }
 
 async function multipart(fields: Record<string, string>, files: Array<{ bytes: Buffer; name: string; type: string }>): Promise<{ body: Buffer; type: string }> {
@@ -70,15 +72,28 @@ describe('honest and private public pages', () => {
       .where(and(eq(users.siteId, siteId), eq(users.status, 'active'), eq(profiles.status, 'active')))
       .orderBy(users.id)
       .limit(6);
-    return ['/', ...LANDERS.map((n) => `/landers/${n}`), ...shown.flatMap((m) => [`/members/${m.id}/landing`, `/members/${m.id}/landing2`, `/members/${m.id}/landing3`, `/members/${m.id}/signup`]), '/sitemap.xml'];
+    return [
+      '/',
+      ...LANDERS.map((n) => `/landers/${n}`),
+      ...shown.flatMap((m) => [`/members/${m.id}/landing`, `/members/${m.id}/landing2`, `/members/${m.id}/landing3`, `/members/${m.id}/signup`]),
+      '/sitemap.xml',
+    ];
   };
   const postPartner = async (fields: Record<string, string>, files: Array<{ bytes: Buffer; name: string; type: string }>) => {
     const { body: payload, type } = await multipart({ action: 'save', ...fields }, files);
-    return server.request('/admin/partner?site=1', { method: 'POST', headers: { origin: `http://localhost:${server.port}`, 'content-type': type }, cookies: { lang: 'en', staff_session: admin }, body: payload });
+    return server.request('/admin/partner?site=1', {
+      method: 'POST',
+      headers: { origin: `http://localhost:${server.port}`, 'content-type': type },
+      cookies: { lang: 'en', staff_session: admin },
+      body: payload,
+    });
   };
 
   it('HON-01 no public page shows a member live, online, on camera or in a video call, in English, Dutch and German on both sites', async () => {
-    for (const [host, siteId, langs] of [['localhost', 1, ['en', 'nl']], ['127.0.0.1', 2, ['de', 'en']]] as const) {
+    for (const [host, siteId, langs] of [
+      ['localhost', 1, ['en', 'nl']],
+      ['127.0.0.1', 2, ['de', 'en']],
+    ] as const) {
       for (const path of await publicPaths(siteId)) {
         for (const lang of langs) {
           const res = await server.request(path, { host, cookies: { lang } });
@@ -143,7 +158,12 @@ describe('honest and private public pages', () => {
     expect((await server.request(`/photos/${file}`, { host: '127.0.0.1' })).status).toBe(404);
 
     const { body: removeBody, type } = await multipart({ action: 'remove' }, []);
-    const removed = await server.request('/admin/partner?site=1', { method: 'POST', headers: { origin: `http://localhost:${server.port}`, 'content-type': type }, cookies: { lang: 'en', staff_session: admin }, body: removeBody });
+    const removed = await server.request('/admin/partner?site=1', {
+      method: 'POST',
+      headers: { origin: `http://localhost:${server.port}`, 'content-type': type },
+      cookies: { lang: 'en', staff_session: admin },
+      body: removeBody,
+    });
     expect(removed.status).toBe(303);
     expect((await server.request('/landers/gallery', { cookies: { lang: 'en' } })).text).not.toContain('data-live-cam');
     expect((await server.request(`/photos/${file}`)).status).toBe(404);
@@ -168,7 +188,11 @@ describe('honest and private public pages', () => {
     await db.update(users).set({ invisible: true }).where(eq(users.id, hidden.id));
     await contentChanged(1);
     try {
-      const otherPhotos = await db.select({ f: photos.filename }).from(photos).innerJoin(profiles, eq(profiles.userId, photos.userId)).where(and(eq(profiles.fictional, false), ne(photos.id, sql`coalesce(${profiles.mainPhotoId}, 0)`)));
+      const otherPhotos = await db
+        .select({ f: photos.filename })
+        .from(photos)
+        .innerJoin(profiles, eq(profiles.userId, photos.userId))
+        .where(and(eq(profiles.fictional, false), ne(photos.id, sql`coalesce(${profiles.mainPhotoId}, 0)`)));
       for (const path of await publicPaths(1)) {
         for (const lang of ['en', 'nl']) {
           const res = await server.request(path, { cookies: { lang } });
@@ -197,11 +221,19 @@ describe('honest and private public pages', () => {
     const { db } = server.booted.app;
     const XHR = { 'x-requested-with': 'XMLHttpRequest' };
     const signup = (email: string, extra: Record<string, unknown>) =>
-      server.request('/api/signup.php', { method: 'POST', headers: XHR, cookies: { lang: 'en' }, body: { email, name: 'Anna', password: 'a-long-pass-phrase-9', date_of_birth: '1990-05-05', gender: 'female', looking_for: 'male', ...extra } });
+      server.request('/api/signup.php', {
+        method: 'POST',
+        headers: XHR,
+        cookies: { lang: 'en' },
+        body: { email, name: 'Anna', password: 'a-long-pass-phrase-9', date_of_birth: '1990-05-05', gender: 'female', looking_for: 'male', ...extra },
+      });
     expect((await signup('hon02-yes@example.com', { public_profile: true })).status).toBe(201);
     const no = await signup('hon02-no@example.com', {});
     expect(no.status).toBe(201);
-    const rows = await db.select({ email: users.email, on: users.publicProfile }).from(users).where(inArray(users.email, ['hon02-yes@example.com', 'hon02-no@example.com']));
+    const rows = await db
+      .select({ email: users.email, on: users.publicProfile })
+      .from(users)
+      .where(inArray(users.email, ['hon02-yes@example.com', 'hon02-no@example.com']));
     expect(Object.fromEntries(rows.map((r) => [r.email, r.on]))).toEqual({ 'hon02-yes@example.com': true, 'hon02-no@example.com': false });
 
     // The signup form asks, unticked.
@@ -215,7 +247,12 @@ describe('honest and private public pages', () => {
     const page = await server.request('/settings', { cookies: { lang: 'en', session } });
     expect(page.text).toContain('data-public-profile-state="off"');
     const post = (value: string) =>
-      server.request('/settings', { method: 'POST', headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, cookies: { lang: 'en', session }, body: `form=public_profile&public_profile=${value}` });
+      server.request('/settings', {
+        method: 'POST',
+        headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+        cookies: { lang: 'en', session },
+        body: `form=public_profile&public_profile=${value}`,
+      });
     expect((await post('maybe')).status).toBe(400);
     expect((await post('1')).headers.location).toBe('/settings?saved=public_profile_on#public-profile');
     const [after] = await db.select({ on: users.publicProfile }).from(users).where(eq(users.email, 'hon02-no@example.com'));

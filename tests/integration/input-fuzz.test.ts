@@ -38,7 +38,7 @@ function prng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, pick: <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
+  return { next, pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]! };
 }
 
 function gitFiles(dir: string): string[] {
@@ -68,7 +68,10 @@ export function pageRoutes(): Target[] {
     if (rel.split('/').some((part) => part.startsWith('_')) || !/\.(astro|ts)$/.test(rel) || rel.endsWith('.test.ts')) continue;
     const text = read(file);
     const values = [...text.matchAll(/value="([\w-]+)"/g)].map((m) => m[1]!);
-    const formsFile = `src/server/web/${rel.replace(/\/index\.astro$|\.astro$/, '').split('/').pop()}.ts`;
+    const formsFile = `src/server/web/${rel
+      .replace(/\/index\.astro$|\.astro$/, '')
+      .split('/')
+      .pop()}.ts`;
     let handler: string;
     try {
       handler = read(formsFile);
@@ -147,14 +150,21 @@ export function plausibleValues(names: string[]): Record<string, string> {
   for (const name of names) {
     out[name] =
       enums.get(name) ??
-      (/email/.test(name) ? `fuzz-${name}@example.com`
-        : /password/.test(name) ? 'demo-password-1'
-        : /date|birth/.test(name) ? '1990-05-05'
-        : /^(next|to|path|route|back)$/.test(name) ? '/members'
-        : /lang/.test(name) ? 'en'
-        : /(^|_)(id|step|ms|minutes|count|page)$/.test(name) ? '1'
-        : /^(accept|enabled|invisible|heart|chat|globe|alert)$/.test(name) ? '1'
-        : 'Hello there');
+      (/email/.test(name)
+        ? `fuzz-${name}@example.com`
+        : /password/.test(name)
+          ? 'demo-password-1'
+          : /date|birth/.test(name)
+            ? '1990-05-05'
+            : /^(next|to|path|route|back)$/.test(name)
+              ? '/members'
+              : /lang/.test(name)
+                ? 'en'
+                : /(^|_)(id|step|ms|minutes|count|page)$/.test(name)
+                  ? '1'
+                  : /^(accept|enabled|invisible|heart|chat|globe|alert)$/.test(name)
+                    ? '1'
+                    : 'Hello there');
   }
   return out;
 }
@@ -177,9 +187,35 @@ export function fieldNames(): string[] {
 }
 
 const NASTY_STRINGS = [
-  '', 'a', 'a\u0000b', '\u0000', 'line\r\nSet-Cookie: x=1', '\r', '\n', '/\r\n/evil', '/%0d%0a', '\u2028\u2029', '\ud800', '😀'.repeat(50),
-  "' OR 1=1 --", '<script>alert(1)</script>', '../../etc/passwd', '//evil.example', 'https://evil.example', '9999-99-99', '1e309', '-1',
-  '99999999999999999999', 'NaN', 'x'.repeat(5_000), 'é'.repeat(3_000), '\x7f\x1b[31m', 'a@b', 'free@demo.test', '%00', '%ff',
+  '',
+  'a',
+  'a\u0000b',
+  '\u0000',
+  'line\r\nSet-Cookie: x=1',
+  '\r',
+  '\n',
+  '/\r\n/evil',
+  '/%0d%0a',
+  '\u2028\u2029',
+  '\ud800',
+  '😀'.repeat(50),
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  '../../etc/passwd',
+  '//evil.example',
+  'https://evil.example',
+  '9999-99-99',
+  '1e309',
+  '-1',
+  '99999999999999999999',
+  'NaN',
+  'x'.repeat(5_000),
+  'é'.repeat(3_000),
+  '\x7f\x1b[31m',
+  'a@b',
+  'free@demo.test',
+  '%00',
+  '%ff',
 ];
 /** Half of the nasty values are control characters: the ones that reached PostgreSQL and answered 500. */
 const CONTROL_STRINGS = ['a\u0000b', '\u0000', 'x@example.com\u0000', 'line\r\nSet-Cookie: x=1', '/\r\n/evil', '\r', '\n', '\u0000/members'];
@@ -215,7 +251,8 @@ interface Fuzzer {
 function nastyFields(f: Fuzzer, target: Target, count: number, sparse = false): Record<string, unknown> {
   const { rnd, names } = f;
   const out: Record<string, unknown> = !sparse && rnd.next() < 0.75 ? { ...f.plausible } : {};
-  for (let i = 0; i < count; i++) out[target.names.length > 0 && rnd.next() < 0.6 ? rnd.pick(target.names) : rnd.pick(names)] = rnd.next() < 0.5 ? rnd.pick(CONTROL_STRINGS) : rnd.pick(NASTY_JSON_VALUES);
+  for (let i = 0; i < count; i++)
+    out[target.names.length > 0 && rnd.next() < 0.6 ? rnd.pick(target.names) : rnd.pick(names)] = rnd.next() < 0.5 ? rnd.pick(CONTROL_STRINGS) : rnd.pick(NASTY_JSON_VALUES);
   for (const name of ['action', 'form', 'step']) if (target.values.length > 0 && rnd.next() < 0.7) out[name] = rnd.pick(target.values);
   return out;
 }
@@ -366,12 +403,45 @@ describe('SEC-04 input fuzz', () => {
 });
 
 /** Ids as a URL or a form may carry them: out of int32, signed, padded, in other notations, with control characters. */
-const BAD_IDS = ['0', '-1', '2147483648', '4294967296', '9999999999', '99999999999999999999', 'abc', '1e3', '%201', '1%20', '01', '%2B1', '1.0', '0x1F', '%0d%0a', '1%0a', '%D9%A1', '1,2', '2147483647'];
+const BAD_IDS = [
+  '0',
+  '-1',
+  '2147483648',
+  '4294967296',
+  '9999999999',
+  '99999999999999999999',
+  'abc',
+  '1e3',
+  '%201',
+  '1%20',
+  '01',
+  '%2B1',
+  '1.0',
+  '0x1F',
+  '%0d%0a',
+  '1%0a',
+  '%D9%A1',
+  '1,2',
+  '2147483647',
+];
 const BAD_NAMES = ['x.webp', '..%2f..%2fetc%2fpasswd', '%0d%0a.webp', `${'a'.repeat(300)}.webp`, 'x.svg', '%00.webp'];
 /** `next` values that must never become a redirect anywhere but a back-office path. */
 const BAD_NEXT = [
-  '/admin%0d%0aX:1', '/admin%0aSet-Cookie:%20x=1', '/admin%09/x', '//evil.example', '/admin/../members', '/admin/%2F%2Fevil.example', 'https://evil.example',
-  '/admin%5Cevil', '/admin%E2%80%A8', '%ff', '/admin?x=%0d%0a', `/admin/${'a'.repeat(600)}`, '/administrator', '/admin%20x', '/admin#%0d%0a',
+  '/admin%0d%0aX:1',
+  '/admin%0aSet-Cookie:%20x=1',
+  '/admin%09/x',
+  '//evil.example',
+  '/admin/../members',
+  '/admin/%2F%2Fevil.example',
+  'https://evil.example',
+  '/admin%5Cevil',
+  '/admin%E2%80%A8',
+  '%ff',
+  '/admin?x=%0d%0a',
+  `/admin/${'a'.repeat(600)}`,
+  '/administrator',
+  '/admin%20x',
+  '/admin#%0d%0a',
 ];
 
 describe.each(await databaseKinds())('SEC-19 staff pages and dev viewers fuzz on %s', (kind) => {
@@ -392,14 +462,36 @@ describe.each(await databaseKinds())('SEC-19 staff pages and dev viewers fuzz on
       sessions[role] = res.setCookies.staff_session!.value;
     }
     // A record behind each id route: a conversation with a fictional profile, a complaint, a mail.
-    const login = await server.request('/api/user.php', { method: 'POST', headers: { 'x-requested-with': 'XMLHttpRequest' }, body: { email: DEMO_ACCOUNTS.premium.email, password: DEMO_ACCOUNTS.premium.password } });
+    const login = await server.request('/api/user.php', {
+      method: 'POST',
+      headers: { 'x-requested-with': 'XMLHttpRequest' },
+      body: { email: DEMO_ACCOUNTS.premium.email, password: DEMO_ACCOUNTS.premium.password },
+    });
     memberSession = login.setCookies.session!.value;
-    const [premium] = await db.select({ id: users.id }).from(users).where(and(eq(users.email, DEMO_ACCOUNTS.premium.email), eq(users.siteId, 1)));
-    const [fictional] = await db.select({ id: users.id }).from(users).where(and(eq(users.role, 'fictional'), eq(users.siteId, 1), eq(users.status, 'active'))).limit(1);
-    await server.request('/api/chat.php', { method: 'POST', cookies: { session: login.setCookies.session!.value }, headers: { origin }, body: { to: fictional!.id, client_id: 'sec19-fuzz-1', body: 'Hello there' } });
+    const [premium] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, DEMO_ACCOUNTS.premium.email), eq(users.siteId, 1)));
+    const [fictional] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.role, 'fictional'), eq(users.siteId, 1), eq(users.status, 'active')))
+      .limit(1);
+    await server.request('/api/chat.php', {
+      method: 'POST',
+      cookies: { session: login.setCookies.session!.value },
+      headers: { origin },
+      body: { to: fictional!.id, client_id: 'sec19-fuzz-1', body: 'Hello there' },
+    });
     const [conversation] = await db.select({ id: conversations.id }).from(conversations).orderBy(asc(conversations.id)).limit(1);
-    const [complaint] = await db.insert(complaints).values({ siteId: 1, userId: premium!.id, name: 'Fuzz', email: 'fuzz@example.com', subject: 'Subject', message: 'Message' }).returning({ id: complaints.id });
-    const [mail] = await db.insert(mailOutbox).values({ siteId: 1, kind: 'activation', toAddress: 'fuzz@example.test', fromAddress: 'noreply@example.test', subject: 'Activate', text: 'Open http://localhost/activate/abc', html: '<p>x</p>' }).returning({ id: mailOutbox.id });
+    const [complaint] = await db
+      .insert(complaints)
+      .values({ siteId: 1, userId: premium!.id, name: 'Fuzz', email: 'fuzz@example.com', subject: 'Subject', message: 'Message' })
+      .returning({ id: complaints.id });
+    const [mail] = await db
+      .insert(mailOutbox)
+      .values({ siteId: 1, kind: 'activation', toAddress: 'fuzz@example.test', fromAddress: 'noreply@example.test', subject: 'Activate', text: 'Open http://localhost/activate/abc', html: '<p>x</p>' })
+      .returning({ id: mailOutbox.id });
     const [photo] = await db.select({ name: photos.filename }).from(photos).limit(1);
     Object.assign(real, { complaint: complaint!.id, member: premium!.id, conversation: conversation!.id, mail: mail!.id, photo: photo?.name ?? 'x.webp' });
   });
@@ -417,10 +509,13 @@ describe.each(await databaseKinds())('SEC-19 staff pages and dev viewers fuzz on
     expect((await server.request('/dev/sms')).status).toBe(200);
   });
 
-  it('SEC-19 the audit\'s cases: bad and unknown ids are the 404 page (a form posted to one too), /500 is no page, `next` with CR/LF goes to /admin', async () => {
+  it("SEC-19 the audit's cases: bad and unknown ids are the 404 page (a form posted to one too), /500 is no page, `next` with CR/LF goes to /admin", async () => {
     const origin = `http://localhost:${server.port}`;
     const asAdmin = (path: string, body?: string) =>
-      server.request(path, body === undefined ? { cookies: { staff_session: sessions.admin } } : { method: 'POST', cookies: { staff_session: sessions.admin }, headers: { origin, ...FORM_POST }, body });
+      server.request(
+        path,
+        body === undefined ? { cookies: { staff_session: sessions.admin } } : { method: 'POST', cookies: { staff_session: sessions.admin }, headers: { origin, ...FORM_POST }, body },
+      );
     for (const route of ['complaints', 'members', 'operator', 'sites']) {
       for (const id of ['2147483648', '99999999999999999999', '0', 'abc', '1e3', '01', '99999']) {
         const res = await asAdmin(`/admin/${route}/${id}`);
@@ -429,7 +524,14 @@ describe.each(await databaseKinds())('SEC-19 staff pages and dev viewers fuzz on
       }
     }
     // A form posted to an unknown id: the action refuses, and the page is the 404 page (it was RewriteWithBodyUsed, a 500).
-    for (const [path, body] of [['/admin/complaints/99999', 'action=status&status=handled'], ['/admin/complaints/2147483648', 'action=note&text=x'], ['/admin/members/99999', 'action=ban&reason=x'], ['/admin/members/99999', 'action=nothing'], ['/admin/operator/99999', 'action=take'], ['/admin/sites/99999', 'settings.name=x']] as const) {
+    for (const [path, body] of [
+      ['/admin/complaints/99999', 'action=status&status=handled'],
+      ['/admin/complaints/2147483648', 'action=note&text=x'],
+      ['/admin/members/99999', 'action=ban&reason=x'],
+      ['/admin/members/99999', 'action=nothing'],
+      ['/admin/operator/99999', 'action=take'],
+      ['/admin/sites/99999', 'settings.name=x'],
+    ] as const) {
       const res = await asAdmin(path, body);
       expect([path, body, res.status]).toEqual([path, body, 404]);
       expect(res.text).toContain('data-error-page="404"');
@@ -449,10 +551,15 @@ describe.each(await databaseKinds())('SEC-19 staff pages and dev viewers fuzz on
     expect(res.text).toContain('</html>');
   });
 
-  it('SEC-19 a package number beyond the database\'s integer is the credits form\'s own field error, not the error page', async () => {
+  it("SEC-19 a package number beyond the database's integer is the credits form's own field error, not the error page", async () => {
     // It reached the database (22003), whose refusal the safety net answered 400 with the error page (and
     // Astro sent that page as a 500); the form now reads it with parseId. The safety net: safety-net.test.ts.
-    const res = await server.request('/credits', { method: 'POST', cookies: { lang: 'en', session: memberSession }, headers: { origin: `http://localhost:${server.port}`, ...FORM_POST }, body: 'package=9999999999&method=ideal' });
+    const res = await server.request('/credits', {
+      method: 'POST',
+      cookies: { lang: 'en', session: memberSession },
+      headers: { origin: `http://localhost:${server.port}`, ...FORM_POST },
+      body: 'package=9999999999&method=ideal',
+    });
     expect(res.status).toBe(400);
     expect(res.text).toContain('data-field-error="package"');
     expect(res.text).not.toContain('data-error-page');
@@ -476,13 +583,23 @@ describe.each(await databaseKinds())('SEC-19 staff pages and dev viewers fuzz on
       },
     };
     const routes = pageRoutes().filter((r) => /^\/(admin|dev)(\/|$)|^\/(404|500)$/.test(r.path));
-    const realFor = (path: string) => (path.startsWith('/admin/complaints') ? real.complaint : path.startsWith('/admin/members') ? real.member : path.startsWith('/admin/operator') ? real.conversation : path.startsWith('/admin/sites') ? real.site : real.mail);
+    const realFor = (path: string) =>
+      path.startsWith('/admin/complaints')
+        ? real.complaint
+        : path.startsWith('/admin/members')
+          ? real.member
+          : path.startsWith('/admin/operator')
+            ? real.conversation
+            : path.startsWith('/admin/sites')
+              ? real.site
+              : real.mail;
     for (const route of routes.sort((a, b) => a.path.localeCompare(b.path))) {
       // Logging out would end the session the rest of the run needs: it comes last.
       if (route.path === '/admin/logout') continue;
       if (!route.path.includes('[')) {
         await targetJobs(fuzzer, route);
-        for (const query of route.queries ?? []) for (const value of [...BAD_IDS, ...(query === 'next' ? BAD_NEXT : [])]) fuzzer.add('query id', `${route.path}?${query}=${value}`, { headers: { accept: 'text/html' } });
+        for (const query of route.queries ?? [])
+          for (const value of [...BAD_IDS, ...(query === 'next' ? BAD_NEXT : [])]) fuzzer.add('query id', `${route.path}?${query}=${value}`, { headers: { accept: 'text/html' } });
         continue;
       }
       const realId = String(realFor(route.path));

@@ -33,7 +33,12 @@ describe('LND-06 invitations to an invite-only site', () => {
   });
 
   const invite = (email: string) =>
-    server.request('/admin/invitations?site=1', { method: 'POST', headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, cookies: { lang: 'en', staff_session: staff }, body: new URLSearchParams({ email }).toString() });
+    server.request('/admin/invitations?site=1', {
+      method: 'POST',
+      headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      cookies: { lang: 'en', staff_session: staff },
+      body: new URLSearchParams({ email }).toString(),
+    });
   const linkFor = async (email: string) => {
     const [mail] = await server.booted.app.mailer.recent(1, email);
     expect(mail!.kind).toBe('invitation');
@@ -86,7 +91,10 @@ describe('LND-06 invitations to an invite-only site', () => {
     expect((await invite('not-an-address')).text).toContain('Enter a valid e-mail address');
     expect((await invite('direct@example.com')).status).toBe(303);
     const token = await linkFor('direct@example.com');
-    await db.update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.email, 'direct@example.com'));
+    await db
+      .update(invitations)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invitations.email, 'direct@example.com'));
     const expired = await server.request(`/signup?invitation=${token}`, { cookies: { lang: 'en' } });
     expect(expired.status).toBe(410);
     expect(expired.text).toContain('data-invitation-error="expired"');
@@ -100,7 +108,10 @@ describe('LND-06 invitations to an invite-only site', () => {
     const both = await Promise.all([signUp(fresh, 'direct@example.com'), signUp(fresh, 'direct@example.com')]);
     expect(both.map((r) => r.status).sort()).toEqual([201, expect.any(Number)]);
     expect(both.filter((r) => r.status === 201)).toHaveLength(1);
-    const [{ n }] = (await db.select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.email, 'direct@example.com'))) as [{ n: number }];
+    const [{ n }] = (await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(users)
+      .where(eq(users.email, 'direct@example.com'))) as [{ n: number }];
     expect(n).toBe(1);
   });
 

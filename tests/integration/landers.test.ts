@@ -234,7 +234,14 @@ describe.each(await databaseKinds())('landers on %s', (kind) => {
     it('LND-03 the four member landings feature the member with a signup call to action', async () => {
       const settings = await settingsOf(1);
       const [member] = await membersOf(1);
-      const routes = [`/members/${member!.id}/landing`, `/members/${member!.id}/signup`, `/members/${member!.id}/landing2`, `/members/${member!.id}/landing2/eng`, `/members/${member!.id}/landing3`, `/members/${member!.id}/landing3/milf-de`];
+      const routes = [
+        `/members/${member!.id}/landing`,
+        `/members/${member!.id}/signup`,
+        `/members/${member!.id}/landing2`,
+        `/members/${member!.id}/landing2/eng`,
+        `/members/${member!.id}/landing3`,
+        `/members/${member!.id}/landing3/milf-de`,
+      ];
       for (const path of routes) {
         const res = await server.request(path, { cookies: { lang: 'en' } });
         expect(res.status, path).toBe(200);
@@ -259,7 +266,14 @@ describe.each(await databaseKinds())('landers on %s', (kind) => {
     it('LND-03 an unknown, malformed, other site’s or disabled member is the 404 page', async () => {
       const [mine] = await membersOf(1);
       const [theirs] = await membersOf(2);
-      for (const path of ['/members/99999999/landing', '/members/abc/signup', '/members/0/landing2', `/members/${theirs!.id}/landing`, `/members/${theirs!.id}/landing3/nl`, `/members/${mine!.id}/landing2/a/b`]) {
+      for (const path of [
+        '/members/99999999/landing',
+        '/members/abc/signup',
+        '/members/0/landing2',
+        `/members/${theirs!.id}/landing`,
+        `/members/${theirs!.id}/landing3/nl`,
+        `/members/${mine!.id}/landing2/a/b`,
+      ]) {
         const res = await server.request(path, { cookies: { lang: 'en' } });
         expect(res.status, path).toBe(404);
         expect(res.text, path).toContain('This page could not be found');
@@ -278,10 +292,12 @@ describe.each(await databaseKinds())('landers on %s', (kind) => {
   describe('invite-only sites', () => {
     const setInviteOnly = (value: boolean, siteId = 1) => server.booted.app.db.update(sites).set({ inviteOnly: value }).where(eq(sites.id, siteId));
     const requestsFor = async (siteId: number, email: string) =>
-      (await server.booted.app.db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(invitationRequests)
-        .where(and(eq(invitationRequests.siteId, siteId), eq(sql`lower(${invitationRequests.email})`, email.toLowerCase()))))[0]!.n;
+      (
+        await server.booted.app.db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(invitationRequests)
+          .where(and(eq(invitationRequests.siteId, siteId), eq(sql`lower(${invitationRequests.email})`, email.toLowerCase())))
+      )[0]!.n;
     const allRequests = async () => (await server.booted.app.db.select({ n: sql<number>`count(*)::int` }).from(invitationRequests))[0]!.n;
 
     afterEach(async () => {
@@ -374,7 +390,9 @@ describe.each(await databaseKinds())('landers on %s', (kind) => {
 
     it('LND-05 HON-01 a configured partner shows only while the setting is on, labelled as its advertisement, never as an embed', async () => {
       const { db } = server.booted.app;
-      await db.insert(sitePartners).values({ siteId: 2, name: 'Partner Zwei', url: 'https://partner.example.de/?ref=rk', images: [{ file: 'abcdef-partner2-0011223344556677.webp', width: 480, height: 600 }] });
+      await db
+        .insert(sitePartners)
+        .values({ siteId: 2, name: 'Partner Zwei', url: 'https://partner.example.de/?ref=rk', images: [{ file: 'abcdef-partner2-0011223344556677.webp', width: 480, height: 600 }] });
       await changed(2);
       try {
         const off = (await server.request('/landers/alonetonight', { host: '127.0.0.1', cookies: { lang: 'de' } })).text;

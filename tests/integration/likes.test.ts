@@ -18,14 +18,27 @@ describe('likes and blocks', () => {
   beforeAll(async () => {
     server = await startTestServer();
     const { db } = server.booted.app;
-    const find = async (email: string) => (await db.select({ id: users.id, email: users.email }).from(users).where(and(eq(users.email, email), eq(users.siteId, 1))))[0]!;
-    const login = async (email: string) =>
-      (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: 'demo-password-1' } })).setCookies.session!.value;
+    const find = async (email: string) =>
+      (
+        await db
+          .select({ id: users.id, email: users.email })
+          .from(users)
+          .where(and(eq(users.email, email), eq(users.siteId, 1)))
+      )[0]!;
+    const login = async (email: string) => (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: 'demo-password-1' } })).setCookies.session!.value;
     free = { ...(await find('free@demo.test')), session: await login('free@demo.test') };
     premium = { ...(await find('premium@demo.test')), session: await login('premium@demo.test') };
-    const [fictional] = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 1), eq(users.role, 'fictional'))).limit(1);
+    const [fictional] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.siteId, 1), eq(users.role, 'fictional')))
+      .limit(1);
     fictionalId = fictional!.id;
-    const [other] = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 2), ne(users.role, 'operator'))).limit(1);
+    const [other] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.siteId, 2), ne(users.role, 'operator')))
+      .limit(1);
     otherSiteId = other!.id;
   });
   afterAll(async () => {
@@ -138,7 +151,10 @@ describe('likes and blocks', () => {
     // A like not shown yet: the page's modal asks for it at once (LIK-03).
     expect(page.text).toMatch(/data-like-modal data-auto-like/);
     // Switched off: nothing is sent.
-    await server.booted.app.db.update(users).set({ notificationsDisabled: ['like_received'] }).where(eq(users.id, premium.id));
+    await server.booted.app.db
+      .update(users)
+      .set({ notificationsDisabled: ['like_received'] })
+      .where(eq(users.id, premium.id));
     try {
       await likeAs(free, premium.id);
       await server.booted.app.background.idle();

@@ -11,7 +11,15 @@ import { startTestServer, type TestServer } from '../setup/server';
 async function storeMail(server: TestServer): Promise<number> {
   const [row] = await server.booted.app.db
     .insert(mailOutbox)
-    .values({ siteId: 1, kind: 'activation', toAddress: 'newcomer@example.test', fromAddress: 'Flirtlokaal <noreply@flirtlokaal.nl>', subject: 'Activate your account', text: 'Open http://localhost:4321/activate/abc to activate.', html: '<p>activate</p>' })
+    .values({
+      siteId: 1,
+      kind: 'activation',
+      toAddress: 'newcomer@example.test',
+      fromAddress: 'Flirtlokaal <noreply@flirtlokaal.nl>',
+      subject: 'Activate your account',
+      text: 'Open http://localhost:4321/activate/abc to activate.',
+      html: '<p>activate</p>',
+    })
     .returning({ id: mailOutbox.id });
   return row!.id;
 }

@@ -29,10 +29,16 @@ describe('member profile screen', () => {
     origin = `http://localhost:${server.port}`;
     const db = server.booted.app.db;
     const login = async (email: string) => (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: 'demo-password-1' } })).setCookies.session!.value;
-    const [freeRow] = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 1), eq(users.email, 'free@demo.test')));
+    const [freeRow] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.siteId, 1), eq(users.email, 'free@demo.test')));
     free = { id: freeRow!.id, token: await login('free@demo.test') };
     premiumToken = await login('premium@demo.test');
-    const [premiumRow] = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 1), eq(users.email, 'premium@demo.test')));
+    const [premiumRow] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.siteId, 1), eq(users.email, 'premium@demo.test')));
     const premiumId = premiumRow!.id;
     const listed = await db
       .select({ id: users.id })
@@ -43,7 +49,11 @@ describe('member profile screen', () => {
       .limit(12);
     members = listed.map((r) => r.id).filter((id) => id !== premiumId);
     expect(members.length).toBeGreaterThanOrEqual(10);
-    const [other] = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 2), ne(users.role, 'operator'))).limit(1);
+    const [other] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.siteId, 2), ne(users.role, 'operator')))
+      .limit(1);
     otherSite = other!.id;
   });
   afterAll(async () => {
@@ -62,7 +72,13 @@ describe('member profile screen', () => {
       cookies: { lang: 'en', entry_ok: '1', ...(token ? { session: token } : {}) },
     });
   };
-  const likeRow = async (liker: number, liked: number) => (await db().select().from(likes).where(and(eq(likes.likerId, liker), eq(likes.likedId, liked))))[0];
+  const likeRow = async (liker: number, liked: number) =>
+    (
+      await db()
+        .select()
+        .from(likes)
+        .where(and(eq(likes.likerId, liker), eq(likes.likedId, liked)))
+    )[0];
 
   it('MEM-03 the screen has the photo viewer, thumbnails, details, interest icons and the four buttons', async () => {
     const id = members[0]!;
@@ -156,7 +172,9 @@ describe('member profile screen', () => {
       expect(page.text).not.toContain('data-unblock');
       expect(page.text).not.toContain('data-blocked-member');
     } finally {
-      await db().delete(blocks).where(and(eq(blocks.blockerId, other), eq(blocks.blockedId, free.id)));
+      await db()
+        .delete(blocks)
+        .where(and(eq(blocks.blockerId, other), eq(blocks.blockedId, free.id)));
     }
   });
 
@@ -176,7 +194,11 @@ describe('member profile screen', () => {
         expect(page.text).not.toContain('data-error-page');
         // Unblock is a real button of a form posting to the profile (Enter and Space work on it), and
         // it comes back to this page.
-        expect(page.text).toMatch(new RegExp(`<form method="post" action="/members/${id}"[^>]*>\\s*<input type="hidden" name="next" value="${path}"[^>]*>\\s*<button[^>]*type="submit"[^>]*value="unblock"[^>]*>Unblock</button>`));
+        expect(page.text).toMatch(
+          new RegExp(
+            `<form method="post" action="/members/${id}"[^>]*>\\s*<input type="hidden" name="next" value="${path}"[^>]*>\\s*<button[^>]*type="submit"[^>]*value="unblock"[^>]*>Unblock</button>`,
+          ),
+        );
         expect(page.text).toMatch(/<a href="\/members"[^>]*>Back to search<\/a>/);
       }
       // The profile itself is not shown.
@@ -219,18 +241,30 @@ describe('member profile screen', () => {
       expect(back.status).toBe(200);
       expect(back.text).toContain(`data-profile-id="${id}"`);
     } finally {
-      await db().delete(blocks).where(and(eq(blocks.blockerId, free.id), eq(blocks.blockedId, id)));
+      await db()
+        .delete(blocks)
+        .where(and(eq(blocks.blockerId, free.id), eq(blocks.blockedId, id)));
     }
   });
 
   it('MEM-03 HON-02 visitors get the buttons as links to the signup with the login-required text; a real member’s full profile is for members only', async () => {
     const db = server.booted.app.db;
     // A real member who chose the public pages: a visitor gets their member landing (first name, age, city, photo).
-    const [real] = await db.select({ id: users.id }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(and(inArray(users.id, members), eq(profiles.fictional, false), eq(users.publicProfile, true))).limit(1);
+    const [real] = await db
+      .select({ id: users.id })
+      .from(users)
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(and(inArray(users.id, members), eq(profiles.fictional, false), eq(users.publicProfile, true)))
+      .limit(1);
     const toLanding = await get(`/members/${real!.id}`);
     expect(toLanding.status).toBe(303);
     expect(toLanding.headers.location).toBe(`/members/${real!.id}/landing`);
-    const [fictional] = await db.select({ id: users.id }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(and(eq(users.siteId, 1), eq(profiles.fictional, true), eq(users.status, 'active'))).limit(1);
+    const [fictional] = await db
+      .select({ id: users.id })
+      .from(users)
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(and(eq(users.siteId, 1), eq(profiles.fictional, true), eq(users.status, 'active')))
+      .limit(1);
     const id = fictional!.id;
     const page = await get(`/members/${id}`);
     expect(page.status).toBe(200);
@@ -260,19 +294,25 @@ describe('member profile screen', () => {
     // A detailed original (a fine checkerboard with noise): blurring must remove that detail.
     const size = { width: 480, height: 600 };
     const pixels = Buffer.alloc(size.width * size.height * 3);
-    for (let y = 0; y < size.height; y++) for (let x = 0; x < size.width; x++) {
-      const on = ((x >> 2) + (y >> 2)) % 2 === 0;
-      const i = (y * size.width + x) * 3;
-      pixels[i] = on ? 240 : 20;
-      pixels[i + 1] = on ? 200 : 60;
-      pixels[i + 2] = (x * 7 + y * 13) % 256;
-    }
-    const original = await sharp(pixels, { raw: { ...size, channels: 3 } }).webp({ quality: 90 }).toBuffer();
+    for (let y = 0; y < size.height; y++)
+      for (let x = 0; x < size.width; x++) {
+        const on = ((x >> 2) + (y >> 2)) % 2 === 0;
+        const i = (y * size.width + x) * 3;
+        pixels[i] = on ? 240 : 20;
+        pixels[i + 1] = on ? 200 : 60;
+        pixels[i + 2] = (x * 7 + y * 13) % 256;
+      }
+    const original = await sharp(pixels, { raw: { ...size, channels: 3 } })
+      .webp({ quality: 90 })
+      .toBuffer();
     const name = `ab${id}-sharp-premium-main.webp`;
     const thumb = `ab${id}-sharp-premium-thumb.webp`;
     await app.photos.put(name, original);
     await app.photos.put(thumb, original);
-    const [row] = await db().insert(photos).values({ userId: id, filename: name, thumbFilename: thumb, status: 'active', premium: true, ...size }).returning();
+    const [row] = await db()
+      .insert(photos)
+      .values({ userId: id, filename: name, thumbFilename: thumb, status: 'active', premium: true, ...size })
+      .returning();
 
     const page = await get(`/members/${id}`, free.token);
     expect(page.text).not.toContain(name);
@@ -324,7 +364,12 @@ describe('member profile screen', () => {
     const deps = { db: app.db, photos: app.photos };
     const insert = async (name: string) =>
       (await db().insert(photos).values({ userId: members[8]!, filename: name, thumbFilename: name, status: 'active', premium: true, width: 48, height: 60 }).returning())[0]!;
-    await app.photos.put('rc-race-main.webp', await sharp({ create: { width: 48, height: 60, channels: 3, background: '#c2185b' } }).webp().toBuffer());
+    await app.photos.put(
+      'rc-race-main.webp',
+      await sharp({ create: { width: 48, height: 60, channels: 3, background: '#c2185b' } })
+        .webp()
+        .toBuffer(),
+    );
     const raced = await insert('rc-race-main.webp');
     const [a, b] = await Promise.all([ensureBlurred(deps, raced), ensureBlurred(deps, raced)]);
     expect(a).not.toBeNull();
@@ -334,7 +379,9 @@ describe('member profile screen', () => {
     const missing = await insert('rc-missing-main.webp');
     expect(await ensureBlurred(deps, missing)).toBeNull();
     expect((await db().select({ blurred: photos.blurredFilename }).from(photos).where(eq(photos.id, missing.id)))[0]!.blurred).toBeNull();
-    await db().delete(photos).where(inArray(photos.id, [raced.id, missing.id]));
+    await db()
+      .delete(photos)
+      .where(inArray(photos.id, [raced.id, missing.id]));
   });
 
   it('MEM-06 on /profile "looking for" (the gender sought) and the reason for signing up have labels of their own, in every language', async () => {
@@ -355,8 +402,14 @@ describe('member profile screen', () => {
       expect(reason, `${lang}: the two fields share the label "${reason}"`).not.toBe(lookingFor);
       // No other control on the page carries either text as its label.
       const all = [...page.text.matchAll(/<label[^>]*>([^<]*)<\/label>/g)].map((m) => m[1]!.trim());
-      expect(all.filter((l) => l === lookingFor), lang).toHaveLength(1);
-      expect(all.filter((l) => l === reason), lang).toHaveLength(1);
+      expect(
+        all.filter((l) => l === lookingFor),
+        lang,
+      ).toHaveLength(1);
+      expect(
+        all.filter((l) => l === reason),
+        lang,
+      ).toHaveLength(1);
     }
     const english = await get('/profile', free.token);
     expect(labelsOf(english.text, 'edit-looking_for')).toEqual(['Looking for']);
@@ -389,7 +442,17 @@ describe('member profile screen', () => {
     expect(saved.status).toBe(303);
     expect(saved.headers.location).toBe('/profile?saved=1');
     const [p] = await db().select().from(profiles).where(eq(profiles.userId, free.id));
-    expect(p).toMatchObject({ name: 'Freddie', about: 'Houd van wandelen.', hairColour: 'brown', eyeColour: null, sexuality: 'bi', regionId: region!.id, searchMinAge: 30, searchMaxAge: 45, interests: ['hiking', 'sushi'] });
+    expect(p).toMatchObject({
+      name: 'Freddie',
+      about: 'Houd van wandelen.',
+      hairColour: 'brown',
+      eyeColour: null,
+      sexuality: 'bi',
+      regionId: region!.id,
+      searchMinAge: 30,
+      searchMaxAge: 45,
+      interests: ['hiking', 'sushi'],
+    });
     expect((await get('/profile?saved=1', free.token)).text).toContain('data-profile-saved');
     const search = await searchMembers(db(), { viewer: { siteId: 1, userId: free.id }, filters: {}, now: server.booted.app.clock.now() });
     expect(search.filters).toMatchObject({ gender: ['male', 'female'], region: region!.id, minAge: 30, maxAge: 45 });

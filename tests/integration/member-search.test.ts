@@ -7,15 +7,7 @@ import { profiles, regions, users } from '../../src/db/schema';
 import { seedDemo } from '../../src/demo/seed';
 import { ageOn } from '../../src/server/members/listing';
 import { wantedGenders } from '../../src/server/members/matches';
-import {
-  SearchValidationError,
-  encodeCursor,
-  parseSearchParams,
-  searchMembers,
-  searchQuery,
-  visitorMaySearch,
-  type SearchFilters,
-} from '../../src/server/members/search';
+import { SearchValidationError, encodeCursor, parseSearchParams, searchMembers, searchQuery, visitorMaySearch, type SearchFilters } from '../../src/server/members/search';
 import { LocalPhotoStore } from '../../src/server/photos/store';
 import { createTestDatabase, postgresAvailable } from '../setup/databases';
 import { FakeClock, TEST_EPOCH, seededDatabase, type SeededDatabase } from '../setup/kit';
@@ -32,7 +24,20 @@ describe('member search', () => {
   afterAll(() => kit?.close());
 
   it('MEM-01 bad filters are a validation error (400), never a crash', async () => {
-    const bad = ['minAge=-1', 'minAge=abc', 'minAge=40&maxAge=30', 'maxAge=200', 'gender=robot', `gender=${'x'.repeat(10_000)}`, `country=${'x'.repeat(10_000)}`, 'country=1', `cursor=${'a'.repeat(10_000)}`, 'cursor=%00', 'region=-3', 'region=1.5'];
+    const bad = [
+      'minAge=-1',
+      'minAge=abc',
+      'minAge=40&maxAge=30',
+      'maxAge=200',
+      'gender=robot',
+      `gender=${'x'.repeat(10_000)}`,
+      `country=${'x'.repeat(10_000)}`,
+      'country=1',
+      `cursor=${'a'.repeat(10_000)}`,
+      'cursor=%00',
+      'region=-3',
+      'region=1.5',
+    ];
     for (const b of bad) {
       let err: unknown;
       try {
@@ -54,7 +59,15 @@ describe('member search', () => {
   it('MEM-01 MEM-05 every card fits gender, country and age; fictional profiles keep their flag', async () => {
     const result = await searchMembers(kit.db, { viewer: visitor, filters: q('gender=female&country=NL&minAge=25&maxAge=45'), now, perPage: 60 });
     expect(result.cards.length).toBeGreaterThan(0);
-    const rows = await kit.db.select().from(profiles).where(inArray(profiles.userId, result.cards.map((c) => c.id)));
+    const rows = await kit.db
+      .select()
+      .from(profiles)
+      .where(
+        inArray(
+          profiles.userId,
+          result.cards.map((c) => c.id),
+        ),
+      );
     for (const r of rows) {
       expect(r.gender).toBe('female');
       expect(r.country).toBe('NL');
@@ -84,7 +97,16 @@ describe('member search', () => {
       .select({ id: users.id })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
-      .where(and(eq(profiles.siteId, 1), eq(profiles.country, 'NL'), eq(profiles.status, 'active'), eq(users.status, 'active'), eq(users.invisible, false), or(eq(users.publicProfile, true), eq(profiles.fictional, true))))
+      .where(
+        and(
+          eq(profiles.siteId, 1),
+          eq(profiles.country, 'NL'),
+          eq(profiles.status, 'active'),
+          eq(users.status, 'active'),
+          eq(users.invisible, false),
+          or(eq(users.publicProfile, true), eq(profiles.fictional, true)),
+        ),
+      )
       .orderBy(sql`${profiles.lastActiveAt} desc, ${users.id} desc`);
     expect(pages).toBeGreaterThan(1);
     expect(seen).toEqual(expected.map((e) => e.id));

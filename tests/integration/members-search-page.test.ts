@@ -80,7 +80,17 @@ describe('members search page', () => {
     const res = await server.request(`/members?gender=female&country=NL&minAge=30&maxAge=31`, { cookies: member() });
     expect(res.status).toBe(200);
     const api = (await server.request(`/api/members.php?gender=female&country=NL&minAge=30&maxAge=31`, { cookies: member() })).json();
-    const rows = api.cards.length ? await db.select().from(profiles).where(inArray(profiles.userId, api.cards.map((c: { id: number }) => c.id))) : [];
+    const rows = api.cards.length
+      ? await db
+          .select()
+          .from(profiles)
+          .where(
+            inArray(
+              profiles.userId,
+              api.cards.map((c: { id: number }) => c.id),
+            ),
+          )
+      : [];
     for (const r of rows) expect([r.gender, r.country]).toEqual(['female', 'NL']);
     for (const c of api.cards) expect(c.age === 30 || c.age === 31).toBe(true);
     expect(api.similar).not.toBeNull();
@@ -131,7 +141,10 @@ describe('members search page', () => {
     const { db } = server.booted.app;
     const page = await server.request(`/members?${BOTH}`, { cookies: member() });
     const ids = cardIds(page.text);
-    const fictional = await db.select({ id: profiles.userId }).from(profiles).where(and(inArray(profiles.userId, ids), eq(profiles.fictional, true)));
+    const fictional = await db
+      .select({ id: profiles.userId })
+      .from(profiles)
+      .where(and(inArray(profiles.userId, ids), eq(profiles.fictional, true)));
     expect(fictional.length).toBeGreaterThan(0);
     for (const { id } of fictional) {
       const li = new RegExp(`<li class="member-card" data-member-id="${id}">[\\s\\S]*?</li>`).exec(page.text)![0];
@@ -168,7 +181,10 @@ describe('members search page', () => {
     const before = await allPages(BOTH);
     const [x, y, z] = before;
     await db.update(users).set({ invisible: true }).where(eq(users.id, x!));
-    await db.insert(blocks).values([{ blockerId: freeId, blockedId: y! }, { blockerId: z!, blockedId: freeId }]);
+    await db.insert(blocks).values([
+      { blockerId: freeId, blockedId: y! },
+      { blockerId: z!, blockedId: freeId },
+    ]);
     try {
       const after = await allPages(BOTH);
       expect(after).not.toContain(x);

@@ -27,7 +27,12 @@ function adminRoutes(dir = ADMIN_PAGES): string[] {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return adminRoutes(path);
     if (!/\.(astro|ts)$/.test(name)) return [];
-    const route = '/admin/' + relative(ADMIN_PAGES, path).replace(/\.(astro|ts)$/, '').replace(/(^|\/)index$/, '').replace(/\[\w+\]/g, '1');
+    const route =
+      '/admin/' +
+      relative(ADMIN_PAGES, path)
+        .replace(/\.(astro|ts)$/, '')
+        .replace(/(^|\/)index$/, '')
+        .replace(/\[\w+\]/g, '1');
     return [route.replace(/\/$/, '')];
   });
 }
@@ -44,15 +49,27 @@ describe.each(await databaseKinds())('operator console (%s)', (kind) => {
   beforeAll(async () => {
     server = await startTestServer({ db: kind });
     const { db } = server.booted.app;
-    const [premium] = await db.select({ id: users.id }).from(users).where(and(eq(users.email, 'premium@demo.test'), eq(users.siteId, 1)));
+    const [premium] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, 'premium@demo.test'), eq(users.siteId, 1)));
     const login = await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'premium@demo.test', password: 'demo-password-1' } });
     member = { id: premium!.id, session: login.setCookies.session!.value };
-    const [fictional] = await db.select({ id: users.id }).from(users).where(and(eq(users.role, 'fictional'), eq(users.siteId, 1), eq(users.status, 'active'))).limit(1);
+    const [fictional] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.role, 'fictional'), eq(users.siteId, 1), eq(users.status, 'active')))
+      .limit(1);
     fictionalId = fictional!.id;
     // Staff of their own with the demo secret: a code is good once, so each account logs in once here.
     const staffLogin = async (email: string, role: 'operator' | 'moderator' | 'admin') => {
       await createStaff(server.booted.app, { email, name: email.split('@')[0]!, role, password: DEMO_STAFF_PASSWORD, totpSecret: DEMO_TOTP_SECRET });
-      const res = await server.request('/admin/login', { method: 'POST', headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, cookies: { lang: 'en' }, body: form({ email, password: DEMO_STAFF_PASSWORD, code: totpCode(DEMO_TOTP_SECRET, new Date()) }) });
+      const res = await server.request('/admin/login', {
+        method: 'POST',
+        headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+        cookies: { lang: 'en' },
+        body: form({ email, password: DEMO_STAFF_PASSWORD, code: totpCode(DEMO_TOTP_SECRET, new Date()) }),
+      });
       return res.setCookies.staff_session!.value;
     };
     operatorA = await staffLogin('ann@ops.test', 'operator');
@@ -66,11 +83,21 @@ describe.each(await databaseKinds())('operator console (%s)', (kind) => {
 
   const origin = () => ({ origin: `http://localhost:${server.port}` });
   const asStaff = (cookie: string, path: string, body?: Record<string, string>) =>
-    server.request(path, body ? { method: 'POST', cookies: { lang: 'en', staff_session: cookie }, headers: { ...origin(), 'content-type': 'application/x-www-form-urlencoded' }, body: form(body) } : { cookies: { lang: 'en', staff_session: cookie } });
+    server.request(
+      path,
+      body
+        ? { method: 'POST', cookies: { lang: 'en', staff_session: cookie }, headers: { ...origin(), 'content-type': 'application/x-www-form-urlencoded' }, body: form(body) }
+        : { cookies: { lang: 'en', staff_session: cookie } },
+    );
   const memberSends = (body: string, clientId: string) =>
     server.request('/api/chat.php', { method: 'POST', cookies: { lang: 'en', session: member.session }, headers: origin(), body: { to: fictionalId, client_id: clientId, body } });
   const conversationId = async () =>
-    (await server.booted.app.db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.memberLow, Math.min(member.id, fictionalId)), eq(conversations.memberHigh, Math.max(member.id, fictionalId)))))[0]!.id;
+    (
+      await server.booted.app.db
+        .select({ id: conversations.id })
+        .from(conversations)
+        .where(and(eq(conversations.memberLow, Math.min(member.id, fictionalId)), eq(conversations.memberHigh, Math.max(member.id, fictionalId))))
+    )[0]!.id;
 
   it('OPS-04 every /admin route refuses visitors and members; a moderator cannot open the operator console or the figures', async () => {
     const routes = adminRoutes().filter((r) => !r.startsWith('/admin/login') && !r.startsWith('/admin/logout'));
@@ -80,7 +107,12 @@ describe.each(await databaseKinds())('operator console (%s)', (kind) => {
         const res = await server.request(route, { cookies });
         expect([303, 403, 405], `${route} ${JSON.stringify(Object.keys(cookies))}`).toContain(res.status);
         if (res.status === 303) expect(res.headers.location).toMatch(/^\/admin\/login\?next=/);
-        const post = await server.request(route, { method: 'POST', cookies, headers: { ...origin(), 'content-type': 'application/x-www-form-urlencoded', ...(route.endsWith('typing') ? XHR : {}) }, body: route.endsWith('typing') ? '{"conversation":1}' : 'action=take' });
+        const post = await server.request(route, {
+          method: 'POST',
+          cookies,
+          headers: { ...origin(), 'content-type': 'application/x-www-form-urlencoded', ...(route.endsWith('typing') ? XHR : {}) },
+          body: route.endsWith('typing') ? '{"conversation":1}' : 'action=take',
+        });
         expect(post.status, `POST ${route}`).not.toBeLessThan(300);
         expect(post.status, `POST ${route}`).not.toBe(200);
         expect(post.status, `POST ${route}`).toBeLessThan(500);
@@ -104,9 +136,24 @@ describe.each(await databaseKinds())('operator console (%s)', (kind) => {
     expect(inbox.text).toContain(`data-waiting="${id}"`);
     expect(inbox.text).toContain('Hoi! Ben je er?');
     // A conversation between two members is no operator's business: 404.
-    const [free] = await db.select({ id: users.id }).from(users).where(and(eq(users.email, 'free@demo.test'), eq(users.siteId, 1)));
-    expect((await server.request('/api/chat.php', { method: 'POST', cookies: { lang: 'en', session: member.session }, headers: origin(), body: { to: free!.id, client_id: 'member-to-member-1', body: 'Hallo buur' } })).status).toBe(201);
-    const [pair] = await db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.memberLow, Math.min(member.id, free!.id)), eq(conversations.memberHigh, Math.max(member.id, free!.id))));
+    const [free] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, 'free@demo.test'), eq(users.siteId, 1)));
+    expect(
+      (
+        await server.request('/api/chat.php', {
+          method: 'POST',
+          cookies: { lang: 'en', session: member.session },
+          headers: origin(),
+          body: { to: free!.id, client_id: 'member-to-member-1', body: 'Hallo buur' },
+        })
+      ).status,
+    ).toBe(201);
+    const [pair] = await db
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(and(eq(conversations.memberLow, Math.min(member.id, free!.id)), eq(conversations.memberHigh, Math.max(member.id, free!.id))));
     expect((await asStaff(operatorA, `/admin/operator/${pair!.id}`)).status).toBe(404);
     expect((await asStaff(operatorA, `/admin/operator/${pair!.id}`, { action: 'take' })).status).toBe(404);
 
@@ -165,7 +212,10 @@ describe.each(await databaseKinds())('operator console (%s)', (kind) => {
     expect((await asStaff(operatorB, '/admin/operator', { action: 'take_next' })).headers.location).toBe(`/admin/operator/${id}`);
     // The disclosure is one button: the site's own fictional-profile text.
     expect((await asStaff(operatorB, `/admin/operator/${id}`, { action: 'disclose', client_id: 'op-b-00000002' })).headers.location).toBe(`/admin/operator/${id}?done=disclose`);
-    const [disclosed] = await db.select({ body: messages.body }).from(messages).where(and(eq(messages.senderId, fictionalId), eq(messages.clientId, 'op-b-00000002')));
+    const [disclosed] = await db
+      .select({ body: messages.body })
+      .from(messages)
+      .where(and(eq(messages.senderId, fictionalId), eq(messages.clientId, 'op-b-00000002')));
     expect(disclosed!.body.length).toBeGreaterThan(20);
     expect((await asStaff(operatorB, `/admin/operator/${id}`)).text).toContain('data-fictional-label');
   });

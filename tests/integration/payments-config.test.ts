@@ -39,7 +39,12 @@ describe('SEC-14 a server without a payment provider', () => {
     session = login.setCookies.session!.value;
     memberId = login.json().id;
     // The package the audit bought: the site's most expensive one.
-    [pkg] = (await server.booted.app.db.select().from(creditPackages).where(and(eq(creditPackages.siteId, 1), eq(creditPackages.active, true))).orderBy(desc(creditPackages.priceCents)).limit(1)) as [typeof creditPackages.$inferSelect];
+    [pkg] = (await server.booted.app.db
+      .select()
+      .from(creditPackages)
+      .where(and(eq(creditPackages.siteId, 1), eq(creditPackages.active, true)))
+      .orderBy(desc(creditPackages.priceCents))
+      .limit(1)) as [typeof creditPackages.$inferSelect];
   });
   afterAll(async () => {
     await server?.close();
@@ -77,7 +82,12 @@ describe('SEC-14 a server without a payment provider', () => {
     const script = await formPost(`/credits/${pkg.id}/ideal`, { key: 'no-provider-key-2', issuer: 'INGBNL2A' }, XHR);
     expect(script.status).toBe(503);
     expect(script.json()).toEqual({ error: 'payments_unavailable', message: expect.stringContaining('Credits cannot be bought') });
-    const dutch = await server.request(`/credits/${pkg.id}/ideal`, { cookies: { lang: 'nl', session }, headers: { origin: origin(), 'content-type': 'application/x-www-form-urlencoded', ...XHR }, method: 'POST', body: 'key=no-provider-key-3&issuer=INGBNL2A' });
+    const dutch = await server.request(`/credits/${pkg.id}/ideal`, {
+      cookies: { lang: 'nl', session },
+      headers: { origin: origin(), 'content-type': 'application/x-www-form-urlencoded', ...XHR },
+      method: 'POST',
+      body: 'key=no-provider-key-3&issuer=INGBNL2A',
+    });
     expect(dutch.json().message).toContain('Credits kopen kan op dit moment niet');
     const db = server.booted.app.db;
     expect(await db.select().from(payments).where(eq(payments.userId, memberId))).toHaveLength(0);
@@ -93,7 +103,21 @@ describe('SEC-14 the built server as an operator starts it', () => {
   const run = (env: Record<string, string>) =>
     spawn(process.execPath, [entry], {
       cwd: root,
-      env: { ...process.env, PAYMENTS_PROVIDER: '', DEMO_MODE: '', PAYNL_TOKEN_CODE: '', PAYNL_API_TOKEN: '', PAYNL_SERVICE_ID: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: 'memory://', SEED_PROFILES_PER_SITE: '2', NODE_ENV: 'production', ...env },
+      env: {
+        ...process.env,
+        PAYMENTS_PROVIDER: '',
+        DEMO_MODE: '',
+        PAYNL_TOKEN_CODE: '',
+        PAYNL_API_TOKEN: '',
+        PAYNL_SERVICE_ID: '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: 'memory://',
+        SEED_PROFILES_PER_SITE: '2',
+        NODE_ENV: 'production',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
 
@@ -116,16 +140,25 @@ describe('SEC-14 the built server as an operator starts it', () => {
     }
   }, 60_000);
 
-  it('SEC-14 the audit\'s server (production, no PAY. keys) logs an error and sells nothing: the checkout is never offered', async () => {
+  it("SEC-14 the audit's server (production, no PAY. keys) logs an error and sells nothing: the checkout is never offered", async () => {
     const child = run({});
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     try {
       const url = (await waitForLine(child, /serving on (http:\/\/[^\s"]+)/)).replace('127.0.0.1', 'localhost');
       expect(out).toMatch(/"level":50[^\n]*payments: no provider configured/);
-      const login = await fetch(`${url}/api/user.php`, { method: 'POST', headers: { 'content-type': 'application/json', ...XHR, origin: url }, body: JSON.stringify({ email: 'free@demo.test', password: 'demo-password-1' }) });
+      const login = await fetch(`${url}/api/user.php`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...XHR, origin: url },
+        body: JSON.stringify({ email: 'free@demo.test', password: 'demo-password-1' }),
+      });
       const session = /session=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')![1];
-      const start = await fetch(`${url}/credits/1/ideal`, { method: 'POST', redirect: 'manual', headers: { cookie: `lang=en; session=${session}`, origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: 'key=audit-free-credits&issuer=INGBNL2A' });
+      const start = await fetch(`${url}/credits/1/ideal`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: `lang=en; session=${session}`, origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'key=audit-free-credits&issuer=INGBNL2A',
+      });
       expect(start.status).toBe(503);
       expect(start.headers.get('location')).toBeNull();
       expect(await start.text()).toContain('Credits cannot be bought at the moment');

@@ -34,7 +34,12 @@ describe('SEC-16 parallel checkouts through two server processes on PostgreSQL',
     dataDir = await mkdtemp(join(tmpdir(), 'pay-processes-'));
     kit = await seededDatabase({ url: database.url, clock: systemClock, profilesPerSite: 2 });
     const db = kit.db;
-    [pkg] = (await db.select().from(creditPackages).where(and(eq(creditPackages.siteId, 1), eq(creditPackages.active, true))).orderBy(creditPackages.priceCents).limit(1)) as [typeof creditPackages.$inferSelect];
+    [pkg] = (await db
+      .select()
+      .from(creditPackages)
+      .where(and(eq(creditPackages.siteId, 1), eq(creditPackages.active, true)))
+      .orderBy(creditPackages.priceCents)
+      .limit(1)) as [typeof creditPackages.$inferSelect];
     limitCents = Math.floor(3.5 * (pkg.priceCents + 19));
     const env = { DATA_DIR: dataDir, PAYMENTS_PROVIDER: 'simulated', DEMO_MODE: 'true', DIRECT_DEBIT_LIMIT_CENTS: String(limitCents), SETTINGS_TTL_MS: '0', RENDER_CACHE_TTL_MS: '0' };
     servers.push(...(await Promise.all([startBuiltServer(database.url, env), startBuiltServer(database.url, env)])));
@@ -72,30 +77,60 @@ describe('SEC-16 parallel checkouts through two server processes on PostgreSQL',
   }
 
   it('SEC-16 ten checkouts of a one-use code at once: one starts, nine are refused before payment; paying everything uses the code once', async () => {
-    await db().update(users).set({ signupDate: new Date(Date.now() - 30 * 24 * 3600_000), paidUser: false }).where(eq(users.id, memberId));
+    await db()
+      .update(users)
+      .set({ signupDate: new Date(Date.now() - 30 * 24 * 3600_000), paidUser: false })
+      .where(eq(users.id, memberId));
     await db().insert(discountCodes).values({ code: 'TWOPROC50', percent: 50, siteId: 1 });
     const { statuses, checkouts } = await tenStarts('ideal', { issuer: 'INGBNL2A', code: 'TWOPROC50' }, 'code');
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(9);
     await payAll(checkouts);
-    const paid = await db().select().from(payments).where(and(eq(payments.userId, memberId), eq(payments.discountCode, 'TWOPROC50'), eq(payments.status, 'paid')));
+    const paid = await db()
+      .select()
+      .from(payments)
+      .where(and(eq(payments.userId, memberId), eq(payments.discountCode, 'TWOPROC50'), eq(payments.status, 'paid')));
     expect(paid).toHaveLength(1);
     expect(paid[0]!.discountCents).toBe(Math.round(pkg.priceCents / 2));
   }, 60_000);
 
   it('SEC-16 ten checkouts with the time bonus at once: one discounted first purchase', async () => {
-    await db().update(users).set({ signupDate: new Date(Date.now() - 3600_000), paidUser: false }).where(eq(users.id, memberId));
+    await db()
+      .update(users)
+      .set({ signupDate: new Date(Date.now() - 3600_000), paidUser: false })
+      .where(eq(users.id, memberId));
     const { statuses, checkouts } = await tenStarts('ideal', { issuer: 'INGBNL2A' }, 'timebonus');
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(9);
     await payAll(checkouts);
-    const paid = await db().select().from(payments).where(and(eq(payments.userId, memberId), inArray(payments.discountCode, ['TIMEBONUS25', 'WELCOME25']), eq(payments.status, 'paid')));
+    const paid = await db()
+      .select()
+      .from(payments)
+      .where(and(eq(payments.userId, memberId), inArray(payments.discountCode, ['TIMEBONUS25', 'WELCOME25']), eq(payments.status, 'paid')));
     expect(paid).toHaveLength(1);
   }, 60_000);
 
   it('SEC-16 ten direct debits at once stay within the limit', async () => {
-    await db().update(users).set({ signupDate: new Date(Date.now() - 30 * 24 * 3600_000), paidUser: true }).where(eq(users.id, memberId));
-    await db().insert(directDebitMandates).values({ siteId: 1, userId: memberId, reference: `SEC16-${memberId}`, accountHolder: 'Sanne de Vries', iban: 'NL91ABNA0417164300', street: 'Dam', houseNumber: '1', zip: '1012JS', city: 'Amsterdam', mobile: '+31612345678', status: 'active', confirmedAt: new Date() });
+    await db()
+      .update(users)
+      .set({ signupDate: new Date(Date.now() - 30 * 24 * 3600_000), paidUser: true })
+      .where(eq(users.id, memberId));
+    await db()
+      .insert(directDebitMandates)
+      .values({
+        siteId: 1,
+        userId: memberId,
+        reference: `SEC16-${memberId}`,
+        accountHolder: 'Sanne de Vries',
+        iban: 'NL91ABNA0417164300',
+        street: 'Dam',
+        houseNumber: '1',
+        zip: '1012JS',
+        city: 'Amsterdam',
+        mobile: '+31612345678',
+        status: 'active',
+        confirmedAt: new Date(),
+      });
     const { statuses } = await tenStarts('directdebit', {}, 'directdebit');
     const [usage] = await db()
       .select({ cents: sql<number>`coalesce(sum(${payments.amountCents}), 0)::int`, n: sql<number>`count(*)::int` })

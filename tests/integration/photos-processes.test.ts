@@ -51,8 +51,21 @@ afterAll(async () => {
 describe('photo moderation across processes (PostgreSQL LISTEN/NOTIFY)', () => {
   it('OPS-01 a main photo approved in one process is on the cached landers of the others at once', async () => {
     const { db } = own;
-    const [user] = await db.insert(users).values({ siteId: 1, email: 'processes@test.example', passwordHash: null, status: 'active', emailConfirmedAt: new Date(), language: 'en', signupStep: 5, publicProfile: true }).returning({ id: users.id });
-    await db.insert(profiles).values({ userId: user!.id, siteId: 1, name: 'Across', status: 'active', gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL', lastActiveAt: new Date(Date.now() + 60_000) });
+    const [user] = await db
+      .insert(users)
+      .values({ siteId: 1, email: 'processes@test.example', passwordHash: null, status: 'active', emailConfirmedAt: new Date(), language: 'en', signupStep: 5, publicProfile: true })
+      .returning({ id: users.id });
+    await db.insert(profiles).values({
+      userId: user!.id,
+      siteId: 1,
+      name: 'Across',
+      status: 'active',
+      gender: 'female',
+      sexuality: 'hetero',
+      birthDate: '1990-01-01',
+      country: 'NL',
+      lastActiveAt: new Date(Date.now() + 60_000),
+    });
     const [photo] = await db
       .insert(photos)
       .values({ userId: user!.id, filename: 'aa-processes-main.webp', thumbFilename: 'aa-processes-thumb.webp', width: 480, height: 600, status: 'inspection_pending' })

@@ -22,7 +22,9 @@ const PASSWORD = 'photo-test-password-1';
 let shade = 0;
 async function jpeg(width = 600, height = 800): Promise<Buffer> {
   shade = (shade + 37) % 256;
-  return sharp({ create: { width, height, channels: 3, background: { r: shade, g: 120, b: 255 - shade } } }).jpeg().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: shade, g: 120, b: 255 - shade } } })
+    .jpeg()
+    .toBuffer();
 }
 
 /** A multipart body with `fields` and the files under `photo`. */
@@ -70,9 +72,20 @@ describe('photo management and moderation', () => {
     const email = `photos-${memberNo}@test.example`;
     const [user] = await db()
       .insert(users)
-      .values({ siteId: 1, email, passwordHash: await hashPassword(PASSWORD), status: 'active', emailConfirmedAt: new Date(), language: options.language ?? 'en', paidUser: options.paid ?? false, signupStep: 5 })
+      .values({
+        siteId: 1,
+        email,
+        passwordHash: await hashPassword(PASSWORD),
+        status: 'active',
+        emailConfirmedAt: new Date(),
+        language: options.language ?? 'en',
+        paidUser: options.paid ?? false,
+        signupStep: 5,
+      })
       .returning({ id: users.id });
-    await db().insert(profiles).values({ userId: user!.id, siteId: 1, name: `Photographer ${memberNo}`, status: 'active', ...like, lastActiveAt: new Date(Date.now() + 60_000) });
+    await db()
+      .insert(profiles)
+      .values({ userId: user!.id, siteId: 1, name: `Photographer ${memberNo}`, status: 'active', ...like, lastActiveAt: new Date(Date.now() + 60_000) });
     const login = await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: PASSWORD } });
     expect(login.status).toBe(200);
     return { id: user!.id, email, token: login.setCookies.session!.value };
@@ -83,14 +96,24 @@ describe('photo management and moderation', () => {
     return server.request('/api/photos.php', { method: 'POST', body, headers: { origin, 'content-type': type }, cookies: { lang: 'en', session: token } });
   };
   const postProfile = (token: string, fields: Record<string, string>) =>
-    server.request('/profile', { method: 'POST', body: new URLSearchParams(fields).toString(), headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, cookies: { lang: 'en', session: token } });
+    server.request('/profile', {
+      method: 'POST',
+      body: new URLSearchParams(fields).toString(),
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+      cookies: { lang: 'en', session: token },
+    });
   const uploadForm = async (token: string, files: Buffer[]) => {
     const { body, type } = await multipart({ action: 'photo_upload' }, files);
     return server.request('/profile', { method: 'POST', body, headers: { origin, 'content-type': type }, cookies: { lang: 'en', session: token } });
   };
   const asStaff = (role: keyof typeof staff, path: string, fields?: [string, string][]): Promise<TestResponse> =>
     fields
-      ? server.request(path, { method: 'POST', cookies: { lang: 'en', staff_session: staff[role].cookie }, headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() })
+      ? server.request(path, {
+          method: 'POST',
+          cookies: { lang: 'en', staff_session: staff[role].cookie },
+          headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(fields).toString(),
+        })
       : server.request(path, { cookies: { lang: 'en', staff_session: staff[role].cookie } });
   const photoRows = (userId: number) => db().select().from(photos).where(eq(photos.userId, userId)).orderBy(asc(photos.id));
   const mainOf = async (userId: number) => (await db().select({ main: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, userId)))[0]!.main;
@@ -136,14 +159,26 @@ describe('photo management and moderation', () => {
     expect(await photoRows(other.id)).toHaveLength(3);
 
     const premium = await newMember({ paid: true });
-    await db().insert(photos).values(Array.from({ length: 24 }, (_, i) => ({ userId: premium.id, filename: `p${premium.id}x${i}-main.webp`, thumbFilename: `p${premium.id}x${i}-thumb.webp`, width: 480, height: 600, status: 'active' as const, position: i })));
+    await db()
+      .insert(photos)
+      .values(
+        Array.from({ length: 24 }, (_, i) => ({
+          userId: premium.id,
+          filename: `p${premium.id}x${i}-main.webp`,
+          thumbFilename: `p${premium.id}x${i}-thumb.webp`,
+          width: 480,
+          height: 600,
+          status: 'active' as const,
+          position: i,
+        })),
+      );
     expect((await upload(premium.token, await jpeg())).json()).toMatchObject({ count: 25, limit: 25 });
     const past = await upload(premium.token, await jpeg());
     expect(past.status).toBe(403);
     expect(past.json().message).toBe('You have reached your limit of 25 photos. Photo limits: free members at most 3, premium 25.');
   });
 
-  it('PHO-03 main photo, premium only, order and delete through the server forms; another member\'s photo ids answer 404', async () => {
+  it("PHO-03 main photo, premium only, order and delete through the server forms; another member's photo ids answer 404", async () => {
     const member = await newMember();
     for (let i = 0; i < 3; i++) expect((await upload(member.token, await jpeg())).status).toBe(201);
     const [p1, p2, p3] = (await photoRows(member.id)).map((r) => r.id) as [number, number, number];
@@ -198,7 +233,14 @@ describe('photo management and moderation', () => {
     expect((await server.request(`/admin/photos/file/${row!.filename}`, { cookies: { lang: 'en', session: member.token } })).status).toBe(303);
     expect((await asStaff('operator', '/admin/photos')).status).toBe(403);
     expect((await asStaff('operator', `/admin/photos/file/${row!.filename}`)).status).toBe(403);
-    expect((await asStaff('operator', '/admin/photos', [['action', 'approve'], ['ids', String(row!.id)]])).status).toBe(403);
+    expect(
+      (
+        await asStaff('operator', '/admin/photos', [
+          ['action', 'approve'],
+          ['ids', String(row!.id)],
+        ])
+      ).status,
+    ).toBe(403);
     expect((await db().select({ status: photos.status }).from(photos).where(eq(photos.id, row!.id)))[0]!.status).toBe('inspection_pending');
     for (const role of ['moderator', 'admin'] as const) {
       const page = await asStaff(role, '/admin/photos');
@@ -228,23 +270,76 @@ describe('photo management and moderation', () => {
     expect(queue.text).toContain(`aria-label="Approve photo ${g1}"`);
     expect(queue.text).toContain(`<label class="form-check-label" for="select-${g1}">Select photo ${g1}</label>`);
 
-    const approved = await asStaff('moderator', '/admin/photos', [['action', 'approve'], ['ids', String(g1)]]);
+    const approved = await asStaff('moderator', '/admin/photos', [
+      ['action', 'approve'],
+      ['ids', String(g1)],
+    ]);
     expect(approved.status).toBe(303);
     expect(approved.headers.location).toBe(`/admin/photos?done=1&skipped=0&mail_failed=0&after=${g1}`);
-    expect((await asStaff('moderator', '/admin/photos', [['action', 'reject'], ['ids', String(g2)], ['reason', '']])).status).toBe(400);
-    expect((await asStaff('moderator', '/admin/photos', [['action', 'reject'], ['ids', String(g2)], ['reason', 'made-up']])).status).toBe(400);
-    expect((await asStaff('moderator', '/admin/photos', [['action', 'reject'], ['ids', String(g2)], ['reason', 'explicit']])).headers.location).toBe(`/admin/photos?done=1&skipped=0&mail_failed=0&after=${g2}`);
+    expect(
+      (
+        await asStaff('moderator', '/admin/photos', [
+          ['action', 'reject'],
+          ['ids', String(g2)],
+          ['reason', ''],
+        ])
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await asStaff('moderator', '/admin/photos', [
+          ['action', 'reject'],
+          ['ids', String(g2)],
+          ['reason', 'made-up'],
+        ])
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await asStaff('moderator', '/admin/photos', [
+          ['action', 'reject'],
+          ['ids', String(g2)],
+          ['reason', 'explicit'],
+        ])
+      ).headers.location,
+    ).toBe(`/admin/photos?done=1&skipped=0&mail_failed=0&after=${g2}`);
     // Bulk: both of the French member's photos, one mail for both.
-    const bulk = await asStaff('moderator', '/admin/photos', [['action', 'reject'], ['reason', 'poor_quality'], ['ids', String(f1)], ['ids', String(f2)]]);
+    const bulk = await asStaff('moderator', '/admin/photos', [
+      ['action', 'reject'],
+      ['reason', 'poor_quality'],
+      ['ids', String(f1)],
+      ['ids', String(f2)],
+    ]);
     expect(bulk.headers.location).toBe(`/admin/photos?done=2&skipped=0&mail_failed=0&after=${Math.max(f1, f2)}`);
     // Decided photos are skipped, never decided twice; none selected is refused.
-    expect((await asStaff('moderator', '/admin/photos', [['action', 'approve'], ['ids', String(f1)], ['ids', String(g2)]])).headers.location).toBe(`/admin/photos?done=0&skipped=2&mail_failed=0&after=${Math.max(f1, g2)}`);
+    expect(
+      (
+        await asStaff('moderator', '/admin/photos', [
+          ['action', 'approve'],
+          ['ids', String(f1)],
+          ['ids', String(g2)],
+        ])
+      ).headers.location,
+    ).toBe(`/admin/photos?done=0&skipped=2&mail_failed=0&after=${Math.max(f1, g2)}`);
     expect((await asStaff('moderator', '/admin/photos', [['action', 'approve']])).status).toBe(400);
 
-    const states = await db().select({ id: photos.id, status: photos.status, reason: photos.rejectionReason }).from(photos).where(inArray(photos.id, [g1, g2, f1, f2])).orderBy(asc(photos.id));
-    expect(Object.fromEntries(states.map((s) => [s.id, [s.status, s.reason]]))).toEqual({ [g1]: ['active', null], [g2]: ['removed', 'explicit'], [f1]: ['removed', 'poor_quality'], [f2]: ['removed', 'poor_quality'] });
+    const states = await db()
+      .select({ id: photos.id, status: photos.status, reason: photos.rejectionReason })
+      .from(photos)
+      .where(inArray(photos.id, [g1, g2, f1, f2]))
+      .orderBy(asc(photos.id));
+    expect(Object.fromEntries(states.map((s) => [s.id, [s.status, s.reason]]))).toEqual({
+      [g1]: ['active', null],
+      [g2]: ['removed', 'explicit'],
+      [f1]: ['removed', 'poor_quality'],
+      [f2]: ['removed', 'poor_quality'],
+    });
 
-    const audit = await db().select().from(auditLog).where(and(eq(auditLog.targetType, 'photo'), inArray(auditLog.targetId, [g1, g2, f1, f2].map(String)))).orderBy(asc(auditLog.id));
+    const audit = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetType, 'photo'), inArray(auditLog.targetId, [g1, g2, f1, f2].map(String))))
+      .orderBy(asc(auditLog.id));
     expect(audit.map((a) => [a.action, Number(a.targetId), a.staffId])).toEqual([
       ['photo.approve', g1, staff.moderator.id],
       ['photo.reject', g2, staff.moderator.id],
@@ -283,7 +378,10 @@ describe('photo management and moderation', () => {
   it('OPS-01 an approved main photo is on the search cards and on the cached landers at once (bus invalidation)', async () => {
     const searcher = await newMember({ paid: true });
     const first = (await server.request('/api/members.php', { headers: XHR, cookies: { lang: 'en', session: searcher.token } })).json().cards[0];
-    const [like] = await db().select({ gender: profiles.gender, sexuality: profiles.sexuality, country: profiles.country, regionId: profiles.regionId, birthDate: profiles.birthDate }).from(profiles).where(eq(profiles.userId, first.id));
+    const [like] = await db()
+      .select({ gender: profiles.gender, sexuality: profiles.sexuality, country: profiles.country, regionId: profiles.regionId, birthDate: profiles.birthDate })
+      .from(profiles)
+      .where(eq(profiles.userId, first.id));
     const member = await newMember({ like: like! });
     // A member who chose to be shown on the public pages (HON-02), so the lander may show them.
     await db().update(users).set({ publicProfile: true }).where(eq(users.id, member.id));
@@ -300,7 +398,14 @@ describe('photo management and moderation', () => {
     expect(before.status).toBe(200);
     expect(before.text).not.toContain(row!.thumbFilename);
 
-    expect((await asStaff('moderator', '/admin/photos', [['action', 'approve'], ['ids', String(row!.id)]])).status).toBe(303);
+    expect(
+      (
+        await asStaff('moderator', '/admin/photos', [
+          ['action', 'approve'],
+          ['ids', String(row!.id)],
+        ])
+      ).status,
+    ).toBe(303);
     expect(await cardOf()).toMatchObject({ image: row!.filename, thumb: row!.thumbFilename });
     const after = await lander();
     expect(after.text.includes(row!.filename) || after.text.includes(row!.thumbFilename)).toBe(true);

@@ -29,15 +29,22 @@ describe('member profile page', () => {
     await store.put(`zz${memberId}-premium-thumb.webp`, (await store.get(photo!.thumbFilename))!.body);
     const [extra] = await db
       .insert(photos)
-      .values({ userId: memberId, filename: `zz${memberId}-premium-main.webp`, thumbFilename: `zz${memberId}-premium-thumb.webp`, status: 'active', premium: true, width: photo!.width, height: photo!.height })
+      .values({
+        userId: memberId,
+        filename: `zz${memberId}-premium-main.webp`,
+        thumbFilename: `zz${memberId}-premium-thumb.webp`,
+        status: 'active',
+        premium: true,
+        width: photo!.width,
+        height: photo!.height,
+      })
       .returning();
     premiumPhoto = extra!.filename;
   });
   afterAll(async () => {
     await server?.close();
   });
-  const login = async (email: string) =>
-    (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: 'demo-password-1' } })).setCookies.session!.value;
+  const login = async (email: string) => (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email, password: 'demo-password-1' } })).setCookies.session!.value;
 
   it('MEM-05 MEM-06 shows the member with the site’s fields, interests and the fictional label', async () => {
     const page = await server.request(`/members/${memberId}`, { cookies: { lang: 'en', entry_ok: '1' } });
@@ -60,7 +67,11 @@ describe('member profile page', () => {
     const { db } = server.booted.app;
     expect((await server.request('/members/99999', { cookies: { lang: 'en' } })).status).toBe(404);
     expect((await server.request('/members/abc', { cookies: { lang: 'en' } })).status).toBe(404);
-    const [other] = await db.select({ id: users.id }).from(users).where(and(eq(users.siteId, 2), ne(users.role, 'operator'))).limit(1);
+    const [other] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.siteId, 2), ne(users.role, 'operator')))
+      .limit(1);
     expect((await server.request(`/members/${other!.id}`, { cookies: { lang: 'en' } })).status).toBe(404);
     await db.update(users).set({ invisible: true }).where(eq(users.id, memberId));
     try {

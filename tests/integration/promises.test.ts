@@ -26,7 +26,9 @@ describe('promises kept', () => {
       expect(page.text).not.toContain('data-premium-claim');
       expect(page.text).not.toMatch(/46\s?%/);
     }
-    await db.insert(siteFigures).values({ siteId: 1, key: 'premium_answer_rate', value: { percent: 67, premiumSent: 120, premiumAnswered: 60, freeSent: 150, freeAnswered: 45, days: 90 }, computedAt: new Date() });
+    await db
+      .insert(siteFigures)
+      .values({ siteId: 1, key: 'premium_answer_rate', value: { percent: 67, premiumSent: 120, premiumAnswered: 60, freeSent: 150, freeAnswered: 45, days: 90 }, computedAt: new Date() });
     try {
       const en = (await server.request('/premium', { cookies: { lang: 'en' } })).text;
       expect(en).toContain('data-premium-claim="67"');
@@ -46,7 +48,13 @@ describe('promises kept', () => {
     const session = (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'free@demo.test', password: 'demo-password-1' } })).setCookies.session!.value;
     const [me] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'free@demo.test')).limit(1);
     const get = (path: string) => server.request(path, { cookies: { lang: 'en', session } });
-    const choose = () => server.request('/settings/delete', { method: 'POST', headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, cookies: { lang: 'en', session }, body: 'action=discount' });
+    const choose = () =>
+      server.request('/settings/delete', {
+        method: 'POST',
+        headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+        cookies: { lang: 'en', session },
+        body: 'action=discount',
+      });
 
     const before = (await get('/settings/delete')).text;
     expect(before).toContain('data-delete-discount="none"');

@@ -100,9 +100,16 @@ describe.each(await databaseKinds())('push and alerts on %s', (kind) => {
       await del('/api/user.php?push=1', session, {});
     });
 
-    it('SEC-06 PUSH-01 endpoints off the known push services are refused (the audit\'s hosts); the real services\' endpoints are taken', async () => {
+    it("SEC-06 PUSH-01 endpoints off the known push services are refused (the audit's hosts); the real services' endpoints are taken", async () => {
       const { session, id } = await login(DEMO_ACCOUNTS.free);
-      for (const endpoint of ['https://localtest.me/push', 'https://metadata.google.internal/computeMetadata/v1/', 'https://100.64.0.1/push', 'https://[::127.0.0.1]/push', 'https://[64:ff9b::7f00:1]/push', 'https://169.254.169.254/latest/meta-data/']) {
+      for (const endpoint of [
+        'https://localtest.me/push',
+        'https://metadata.google.internal/computeMetadata/v1/',
+        'https://100.64.0.1/push',
+        'https://[::127.0.0.1]/push',
+        'https://[64:ff9b::7f00:1]/push',
+        'https://169.254.169.254/latest/meta-data/',
+      ]) {
         const res = await server.request('/api/user.php?push=1', { method: 'POST', headers: XHR, cookies: { session }, body: fakeBrowserKeys().subscription(endpoint) });
         expect(res.status, endpoint).toBe(400);
         expect(res.json(), endpoint).toMatchObject({ error: 'validation_failed', fields: { endpoint: expect.stringMatching(/^(unknown_push_service|private_address)$/) } });
@@ -188,7 +195,10 @@ describe.each(await databaseKinds())('push and alerts on %s', (kind) => {
       const { session, id } = await login(DEMO_ACCOUNTS.free);
       const writer = await login(DEMO_ACCOUNTS.premium);
       await server.request('/api/user.php?push=1', { method: 'POST', headers: XHR, cookies: { session }, body: fakeBrowserKeys().subscription(`${pushService.origin}/push/quiet-${kind}`) });
-      await server.booted.app.db.update(users).set({ notificationsDisabled: ['new_messages'] }).where(eq(users.id, id));
+      await server.booted.app.db
+        .update(users)
+        .set({ notificationsDisabled: ['new_messages'] })
+        .where(eq(users.id, id));
       try {
         const pushes = pushService.received.length;
         const mails = (await server.booted.app.mailer.recent(100, DEMO_ACCOUNTS.free.email)).length;
@@ -281,14 +291,20 @@ describe.each(await databaseKinds())('push and alerts on %s', (kind) => {
     it('ALR-03 the disabled-notifications alert shows until dismissed, and again when the list changes; not on settings', async () => {
       const { session, id } = await login(DEMO_ACCOUNTS.premium);
       const db = server.booted.app.db;
-      await db.update(users).set({ notificationsDisabled: ['news'], dismissals: {} }).where(eq(users.id, id));
+      await db
+        .update(users)
+        .set({ notificationsDisabled: ['news'], dismissals: {} })
+        .where(eq(users.id, id));
       try {
         expect((await page('/members', session)).text).toContain('data-alert="notifications_disabled"');
         expect((await page('/settings', session)).text).not.toContain('data-alert="notifications_disabled"');
         expect((await page('/notifications', session)).text).not.toContain('data-alert="notifications_disabled"');
         await server.request('/api/alert-dismiss.php', { method: 'POST', cookies: { session }, body: { alert: 'notifications_disabled' } });
         expect((await page('/members', session)).text).not.toContain('data-alert="notifications_disabled"');
-        await db.update(users).set({ notificationsDisabled: ['news', 'promotions'] }).where(eq(users.id, id));
+        await db
+          .update(users)
+          .set({ notificationsDisabled: ['news', 'promotions'] })
+          .where(eq(users.id, id));
         expect((await page('/members', session)).text).toContain('data-alert="notifications_disabled"');
       } finally {
         await db.update(users).set({ notificationsDisabled: [], dismissals: {} }).where(eq(users.id, id));
@@ -316,7 +332,10 @@ describe.each(await databaseKinds())('push and alerts on %s', (kind) => {
 
     it('ACT-02 a confirmed member or one with disabled notifications gets no reminder', async () => {
       const { session, id } = await signUp();
-      await server.booted.app.db.update(users).set({ notificationsDisabled: ['news'] }).where(eq(users.id, id));
+      await server.booted.app.db
+        .update(users)
+        .set({ notificationsDisabled: ['news'] })
+        .where(eq(users.id, id));
       expect((await page('/members', session)).text).not.toContain('data-activation-alert');
       const { session: confirmed } = await login(DEMO_ACCOUNTS.free);
       expect((await page('/members', confirmed)).text).not.toContain('data-activation-alert');

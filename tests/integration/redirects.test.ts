@@ -8,7 +8,17 @@ import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { startTestServer, type TestServer } from '../setup/server';
 
 /** Targets a browser could turn into another host (after dropping tabs and line breaks, or decoding). */
-const HOSTILE = ['//evil.example/x', '/\\evil.example', '/%09/evil.example/x', '/\t/evil.example/x', '/\r\n/evil.example', '/%2F/evil.example', '/%5C/evil.example', 'https://evil.example/', '/\u0000/evil.example'];
+const HOSTILE = [
+  '//evil.example/x',
+  '/\\evil.example',
+  '/%09/evil.example/x',
+  '/\t/evil.example/x',
+  '/\r\n/evil.example',
+  '/%2F/evil.example',
+  '/%5C/evil.example',
+  'https://evil.example/',
+  '/\u0000/evil.example',
+];
 
 describe('redirect targets', () => {
   let server: TestServer;
@@ -17,7 +27,11 @@ describe('redirect targets', () => {
   beforeAll(async () => {
     server = await startTestServer();
     origin = `http://localhost:${server.port}`;
-    const login = await server.request('/api/user.php', { method: 'POST', headers: { 'x-requested-with': 'XMLHttpRequest' }, body: { email: DEMO_ACCOUNTS.free.email, password: DEMO_ACCOUNTS.free.password } });
+    const login = await server.request('/api/user.php', {
+      method: 'POST',
+      headers: { 'x-requested-with': 'XMLHttpRequest' },
+      body: { email: DEMO_ACCOUNTS.free.email, password: DEMO_ACCOUNTS.free.password },
+    });
     session = login.setCookies.session!.value;
   });
   afterAll(async () => {
@@ -25,7 +39,12 @@ describe('redirect targets', () => {
   });
 
   const form = (path: string, fields: Record<string, string>, cookies: Record<string, string> = {}) =>
-    server.request(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, cookies: { lang: 'en', ...cookies }, body: new URLSearchParams(fields).toString() });
+    server.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      cookies: { lang: 'en', ...cookies },
+      body: new URLSearchParams(fields).toString(),
+    });
   const location = (res: { headers: Record<string, string | string[] | undefined> }) => String(res.headers.location ?? '');
   /** A NUL byte is refused before routing (SEC-04, docs/decisions/014): 400 and no redirect at all; anything else falls back to `safe`. */
   const expectSafe = (res: { status: number; headers: Record<string, string | string[] | undefined> }, next: string, safe: string) => {

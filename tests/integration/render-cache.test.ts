@@ -33,7 +33,10 @@ describe('render cache on the app (PERF-01)', () => {
       }
       expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
       // Every inline script of the cached page is still allowed by a hash of the cached policy (SEC-10).
-      const scriptSrc = String(second.headers['content-security-policy']).split(';').find((d) => d.trim().startsWith('script-src')) ?? '';
+      const scriptSrc =
+        String(second.headers['content-security-policy'])
+          .split(';')
+          .find((d) => d.trim().startsWith('script-src')) ?? '';
       const inline = [...second.text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].filter(([, attrs]) => !/\bsrc=/i.test(attrs!) && !/type="application\/(ld\+)?json"/i.test(attrs!));
       // The landing page carries inline scripts (island runtime, hydration directives); landers carry none.
       expect(inline.length, path).toBeGreaterThanOrEqual(path === '/' ? 1 : 0);
@@ -58,7 +61,7 @@ describe('render cache on the app (PERF-01)', () => {
     expect(memberAgain.text).not.toBe(visitor.text);
   });
 
-  it('PERF-01 OPS-04: a back-office page is never cached, whoever asks; a staff member\'s page never reaches anyone else', async () => {
+  it("PERF-01 OPS-04: a back-office page is never cached, whoever asks; a staff member's page never reaches anyone else", async () => {
     const { createStaff, totpCode } = await import('../../src/server/staff/accounts');
     const { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } = await import('../../src/demo/staff');
     await createStaff(server.booted.app, { email: 'cache-check@ops.test', name: 'Cache check', role: 'admin', password: DEMO_STAFF_PASSWORD, totpSecret: DEMO_TOTP_SECRET });

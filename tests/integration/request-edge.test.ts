@@ -50,14 +50,17 @@ function chunkedPost(path: string, headers: Record<string, string>, total: numbe
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const req = httpRequest({ host: '127.0.0.1', port: server.port, path, method: 'POST', headers: { host: `localhost:${server.port}`, origin, 'x-forwarded-for': nextIp(), 'transfer-encoding': 'chunked', ...headers } }, (res) => {
-      answered = true;
-      const sentWhenAnswered = sent;
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: Buffer.concat(chunks).toString('utf8'), sent: sentWhenAnswered }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port: server.port, path, method: 'POST', headers: { host: `localhost:${server.port}`, origin, 'x-forwarded-for': nextIp(), 'transfer-encoding': 'chunked', ...headers } },
+      (res) => {
+        answered = true;
+        const sentWhenAnswered = sent;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: Buffer.concat(chunks).toString('utf8'), sent: sentWhenAnswered }));
+        res.on('error', reject);
+      },
+    );
     // After the answer the server drops the rest for a moment, then closes: a write error then is expected.
     req.on('error', (err) => {
       if (!answered) reject(err);
@@ -106,7 +109,7 @@ describe(`SEC-03 body limits while streaming (${KIND})`, () => {
   it.each([
     ['a fetch() or XMLHttpRequest of a FormData (Accept */*)', { 'content-type': 'multipart/form-data; boundary=x', accept: '*/*' }],
     ['a multipart post without Accept', { 'content-type': 'multipart/form-data; boundary=x' }],
-  ])('SEC-19 an upload to /api/photos.php over its limit from %s is a JSON 413 (photo_too_large, the upload\'s code)', async (_name, headers) => {
+  ])("SEC-19 an upload to /api/photos.php over its limit from %s is a JSON 413 (photo_too_large, the upload's code)", async (_name, headers) => {
     const res = await chunkedPost('/api/photos.php', headers, 16 * 1024 * 1024);
     expect(res.status).toBe(413);
     expect(res.type).toContain('application/json');
@@ -117,7 +120,7 @@ describe(`SEC-03 body limits while streaming (${KIND})`, () => {
     expect(declared.json().error).toBe('photo_too_large');
   });
 
-  it('SEC-19 API clients get JSON for every refusal at the edge under /api/, a form too; a browser\'s form post or navigation there still gets the page', async () => {
+  it("SEC-19 API clients get JSON for every refusal at the edge under /api/, a form too; a browser's form post or navigation there still gets the page", async () => {
     const big = `email=${'x'.repeat(70 * 1024)}`;
     const script = await server.request('/api/invitation.php', { method: 'POST', headers: { ...FORM, origin, 'x-forwarded-for': nextIp() }, body: big });
     expect(script.status).toBe(413);
@@ -189,7 +192,11 @@ describe(`SEC-04 input the database cannot take answers 400, never 500 (${KIND})
     body.set('email', 'a\u0000@example.com');
     body.set('password', 'whatever-123');
     const built = new Request('http://localhost/', { method: 'POST', body });
-    const res = await server.request('/login', { method: 'POST', headers: { origin, accept: 'text/html', 'x-forwarded-for': nextIp(), 'content-type': built.headers.get('content-type') ?? '' }, body: Buffer.from(await built.arrayBuffer()) });
+    const res = await server.request('/login', {
+      method: 'POST',
+      headers: { origin, accept: 'text/html', 'x-forwarded-for': nextIp(), 'content-type': built.headers.get('content-type') ?? '' },
+      body: Buffer.from(await built.arrayBuffer()),
+    });
     expect(res.status).toBe(KIND === 'postgres' ? 400 : 401);
     expect(res.headers['content-type']).toContain('text/html');
   });
@@ -222,7 +229,11 @@ describe('reason phrases and nosniff on every answer', () => {
     ['200 health', ['GET /healthz HTTP/1.1']],
     ['302 a redirect', ['GET /complete-signup HTTP/1.1', 'Accept: text/html']],
     ['400 a NUL in the URL', ['GET /api/settings.php?domain=%00 HTTP/1.1']],
-    ['401 a wrong password', ['POST /api/user.php HTTP/1.1', 'X-Requested-With: XMLHttpRequest', 'X-Forwarded-For: 203.0.113.251', 'Content-Type: application/json', `Content-Length: ${wrongLogin.length}`], wrongLogin],
+    [
+      '401 a wrong password',
+      ['POST /api/user.php HTTP/1.1', 'X-Requested-With: XMLHttpRequest', 'X-Forwarded-For: 203.0.113.251', 'Content-Type: application/json', `Content-Length: ${wrongLogin.length}`],
+      wrongLogin,
+    ],
     ['403 members only', ['GET /api/user.php HTTP/1.1']],
     ['404 a page', ['GET /no-such-page HTTP/1.1', 'Accept: text/html']],
     ['404 the API', ['GET /api/no-such.php HTTP/1.1']],
@@ -269,7 +280,11 @@ describe('SEC-08 no secrets or personal data in the logs', () => {
     body.set('email', `${email}\u0000`);
     body.set('password', password);
     const built = new Request('http://localhost/', { method: 'POST', body });
-    const refused = await server.request('/login', { method: 'POST', headers: { origin, 'x-forwarded-for': nextIp(), 'content-type': built.headers.get('content-type') ?? '' }, body: Buffer.from(await built.arrayBuffer()) });
+    const refused = await server.request('/login', {
+      method: 'POST',
+      headers: { origin, 'x-forwarded-for': nextIp(), 'content-type': built.headers.get('content-type') ?? '' },
+      body: Buffer.from(await built.arrayBuffer()),
+    });
     expect(refused.status).toBeLessThan(500);
     await server.booted.app.background.idle();
 

@@ -76,7 +76,11 @@ describe('SEO and caching', () => {
         for (const path of ['/members', '/api/', '/dev/', '/chats', '/likes', '/credits']) expect(lines, path).toContain(`Disallow: ${path}`);
         // Nothing disallowed covers the landing page, the landers or the static pages.
         const disallowed = lines.filter((l) => l.startsWith('Disallow: ')).map((l) => l.slice('Disallow: '.length));
-        for (const path of SITEMAP_PATHS) expect(disallowed.some((d) => d && path.startsWith(d)), path).toBe(false);
+        for (const path of SITEMAP_PATHS)
+          expect(
+            disallowed.some((d) => d && path.startsWith(d)),
+            path,
+          ).toBe(false);
         // Member landings (LND-03) stay open despite Disallow: /members.
         expect(lines).toContain('Allow: /members/*/landing');
       }
@@ -90,7 +94,21 @@ describe('SEO and caching', () => {
         expect(res.headers['cache-control']).toBe('public, max-age=3600');
         expect(res.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
         const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-        const expected = ['/', ...LANDER_PATHS, '/pages/terms', '/pages/privacy', '/pages/cookies', '/pages/ban', '/pages/faq', '/pages/return-policy', '/pages/service', '/premium', '/pricing', '/complaints', '/login'];
+        const expected = [
+          '/',
+          ...LANDER_PATHS,
+          '/pages/terms',
+          '/pages/privacy',
+          '/pages/cookies',
+          '/pages/ban',
+          '/pages/faq',
+          '/pages/return-policy',
+          '/pages/service',
+          '/premium',
+          '/pricing',
+          '/complaints',
+          '/login',
+        ];
         expect(locs).toEqual(expected.map((p) => `https://${domains[host]}${p}`));
         expect(LANDER_PATHS).toHaveLength(9);
         // The language is a cookie, not a URL prefix: one URL per page, no hreflang alternates.
@@ -111,8 +129,7 @@ describe('SEO and caching', () => {
     });
 
     it('I18N-02 og:locale follows the visitor’s language', async () => {
-      const locale = async (lang: string, host = 'localhost') =>
-        /<meta property="og:locale" content="([^"]+)"/.exec((await server.request('/login', { host, cookies: { lang } })).text)?.[1];
+      const locale = async (lang: string, host = 'localhost') => /<meta property="og:locale" content="([^"]+)"/.exec((await server.request('/login', { host, cookies: { lang } })).text)?.[1];
       expect(await locale('nl')).toBe('nl_NL');
       expect(await locale('de')).toBe('de_DE');
       expect(await locale('en')).toBe('en_GB');
@@ -141,7 +158,11 @@ describe('SEO and caching', () => {
       const login = await server.request('/api/user.php', { method: 'POST', headers: XHR, body: DEMO_ACCOUNTS.free });
       expect(login.status).toBe(200);
       const session = login.setCookies.session!.value;
-      for (const [path, status] of [['/members', 200], ['/profile', 200], ['/no/such/page', 404]] as const) {
+      for (const [path, status] of [
+        ['/members', 200],
+        ['/profile', 200],
+        ['/no/such/page', 404],
+      ] as const) {
         const res = await server.request(path, { cookies: { ...VISITOR, session } });
         expect(res.status, path).toBe(status);
         expect(res.headers['content-type'], path).toMatch(/^text\/html/);

@@ -36,10 +36,13 @@ describe('server lifecycle', () => {
     const { port } = server;
     // A request whose body is still arriving when shutdown begins.
     const inFlight = new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/api/page-hidden.php', method: 'POST', headers: { host: `localhost:${port}`, 'content-type': 'application/json', 'content-length': '2' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        { host: '127.0.0.1', port, path: '/api/page-hidden.php', method: 'POST', headers: { host: `localhost:${port}`, 'content-type': 'application/json', 'content-length': '2' } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       server.booted.server.once('request', () => {
         const closing = server.booted.close();
@@ -109,4 +112,3 @@ describe('server lifecycle', () => {
     await server.database.drop();
   });
 });
-

@@ -44,9 +44,22 @@ describe('shared search pages', () => {
   /** The members blocked by or blocking `userId`, as a page request's session lookup reads them. */
   const blockedOf = async (userId: number) =>
     new Set(
-      (await kit.db.select().from(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)))).map((b) => (b.blockerId === userId ? b.blockedId : b.blockerId)),
+      (
+        await kit.db
+          .select()
+          .from(blocks)
+          .where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)))
+      ).map((b) => (b.blockerId === userId ? b.blockedId : b.blockerId)),
     );
-  const request = (userId: number | null, query = QUERY, blocked: ReadonlySet<number> | null = null): SearchRequest => ({ db: kit.db, now: clock.now(), site, userId, tracking: null, params: new URLSearchParams(query), blocked });
+  const request = (userId: number | null, query = QUERY, blocked: ReadonlySet<number> | null = null): SearchRequest => ({
+    db: kit.db,
+    now: clock.now(),
+    site,
+    userId,
+    tracking: null,
+    params: new URLSearchParams(query),
+    blocked,
+  });
   /** A page request: a member's blocks come with the session lookup. */
   const shared = async (userId: number | null, query = QUERY, lang = 'nl') => sharedSearch(request(userId, query, userId === null ? null : await blockedOf(userId)), { cache, ttlMs: TTL, lang });
   /** An API request: the member's blocks are not known, the search asks the database. */
@@ -143,7 +156,10 @@ describe('shared search pages', () => {
     const longer = await searchMembers(kit.db, { viewer: { siteId: 1, userId: men[7]! }, filters: parseSearchParams(new URLSearchParams(query)), now: clock.now(), minAge: 18, perPage: 60 });
     const last = longer.cards.at(-1)!.id;
     expect(before.some((c) => c.id === last)).toBe(false);
-    await kit.db.update(profiles).set({ lastActiveAt: new Date(clock.now().getTime() + 60_000) }).where(eq(profiles.userId, last));
+    await kit.db
+      .update(profiles)
+      .set({ lastActiveAt: new Date(clock.now().getTime() + 60_000) })
+      .where(eq(profiles.userId, last));
     expect(ok(await shared(men[7]!, query)).result.cards[0]!.id).not.toBe(last);
     clock.advance(TTL + 1);
     const after = ok(await shared(men[7]!, query)).result;
@@ -161,7 +177,10 @@ describe('shared search pages', () => {
     expect(Buffer.from(ok(await shared(men[8]!, query)).shared!.html!).toString('utf8')).toBe(island);
     // A member on the page is active again: the order changes, so the page is rendered anew.
     const second = a.result.cards[1]!.id;
-    await kit.db.update(profiles).set({ lastActiveAt: new Date(clock.now().getTime() + 60_000) }).where(eq(profiles.userId, second));
+    await kit.db
+      .update(profiles)
+      .set({ lastActiveAt: new Date(clock.now().getTime() + 60_000) })
+      .where(eq(profiles.userId, second));
     clock.advance(TTL + 1);
     const c = ok(await shared(men[8]!, query));
     expect(c.result.cards[0]!.id).toBe(second);

@@ -133,7 +133,12 @@ describe('signup over HTTP', () => {
         const page = await server.request(`/signup${query}`, { cookies: { lang: 'en', ...cookies } });
         expect(page.status, label).toBe(403);
         expect(page.text, label).toContain('data-signups-closed');
-        const post = await server.request(`/signup${query}`, { method: 'POST', headers: formHeaders, cookies: { lang: 'en', ...cookies }, body: new URLSearchParams({ ...good, email: 'invite-page@example.com' }).toString() });
+        const post = await server.request(`/signup${query}`, {
+          method: 'POST',
+          headers: formHeaders,
+          cookies: { lang: 'en', ...cookies },
+          body: new URLSearchParams({ ...good, email: 'invite-page@example.com' }).toString(),
+        });
         expect(post.status, label).toBe(403);
         expect(post.setCookies.session, label).toBeUndefined();
       }
@@ -150,7 +155,12 @@ describe('signup over HTTP', () => {
   it('SIGN-01 the /signup page works without JavaScript: a form post signs up and continues to /complete-signup', async () => {
     const origin = `http://localhost:${server.port}`;
     const form = new URLSearchParams({ ...good, email: 'form@example.com', name: 'Fenna' }).toString();
-    const bad = await server.request('/signup', { method: 'POST', cookies: { lang: 'nl' }, headers: { 'content-type': 'application/x-www-form-urlencoded', origin }, body: form.replace('1990-06-01', '2015-06-01') });
+    const bad = await server.request('/signup', {
+      method: 'POST',
+      cookies: { lang: 'nl' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: form.replace('1990-06-01', '2015-06-01'),
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('18+');
     expect(bad.text).toContain('value="form@example.com"');
@@ -186,7 +196,12 @@ describe('signup over HTTP', () => {
       return row!.id;
     };
     const signUpFor = async (memberId: number, email: string, message: string) => {
-      const res = await server.request('/api/signup.php', { method: 'POST', headers: XHR, cookies: { lang: 'en' }, body: { ...good, email, name: 'Sanne', member_id: memberId, signup_message: message } });
+      const res = await server.request('/api/signup.php', {
+        method: 'POST',
+        headers: XHR,
+        cookies: { lang: 'en' },
+        body: { ...good, email, name: 'Sanne', member_id: memberId, signup_message: message },
+      });
       expect(res.status).toBe(201);
       const [mail] = await server.booted.app.mailer.recent(1, email);
       const link = /http:\/\/localhost:\d+(\/activate\/done\?token=[\w-]+)/.exec(mail!.text)![1]!;
@@ -194,7 +209,10 @@ describe('signup over HTTP', () => {
       return { session: res.setCookies.session!.value, link, id: me!.id };
     };
     const sentBetween = (from: number, to: number) =>
-      server.booted.app.db.select({ body: messages.body, credits: messages.credits }).from(messages).where(and(eq(messages.senderId, from), eq(messages.recipientId, to)));
+      server.booted.app.db
+        .select({ body: messages.body, credits: messages.credits })
+        .from(messages)
+        .where(and(eq(messages.senderId, from), eq(messages.recipientId, to)));
 
     it('SIGN-07 is delivered once the e-mail is confirmed, paid from the signup credits, and the new member lands in that chat', async () => {
       const memberId = await target();

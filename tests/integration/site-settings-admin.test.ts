@@ -36,7 +36,12 @@ describe('site settings in the back office', () => {
 
   const page = (cookie: string, path: string) => server.request(path, { cookies: { lang: 'en', staff_session: cookie } });
   const save = (cookie: string, path: string, fields: [string, string][]) =>
-    server.request(path, { method: 'POST', cookies: { lang: 'en', staff_session: cookie }, headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    server.request(path, {
+      method: 'POST',
+      cookies: { lang: 'en', staff_session: cookie },
+      headers: { origin: `http://localhost:${server.port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
   /** The whole form as the page fills it, with `changes` applied. */
   const wholeForm = async (changes: Record<string, string>): Promise<[string, string][]> => {
     const site = await server.booted.app.sites.forId(1);

@@ -170,7 +170,12 @@ describe.each(await databaseKinds())('staff lockout (SEC-17) on %s', (kind) => {
     const account = await staffAccount();
     const staffDevice = (await staffLogin({ email: account.email, password: PASSWORD, code: codeFor(account.secret, 0) }, nextIp())).setCookies.staff_device?.value;
     const memberLogin = (device?: string) =>
-      server.request('/api/user.php', { method: 'POST', headers: { ...XHR, 'x-forwarded-for': nextIp() }, cookies: { lang: 'en', ...(device ? { device } : {}) }, body: { email: 'free@demo.test', password: 'demo-password-1' } });
+      server.request('/api/user.php', {
+        method: 'POST',
+        headers: { ...XHR, 'x-forwarded-for': nextIp() },
+        cookies: { lang: 'en', ...(device ? { device } : {}) },
+        body: { email: 'free@demo.test', password: 'demo-password-1' },
+      });
     const memberDevice = (await memberLogin()).setCookies.device!.value;
 
     // Strangers on four networks block the staff address for every new browser.
@@ -186,7 +191,12 @@ describe.each(await databaseKinds())('staff lockout (SEC-17) on %s', (kind) => {
     // The member's account blocked by a stranger: the staff device cookie does not get the member in.
     const memberStranger = nextIp();
     for (let i = 0; i < 5; i++)
-      await server.request('/api/user.php', { method: 'POST', headers: { ...XHR, 'x-forwarded-for': memberStranger }, cookies: { lang: 'en' }, body: { email: 'free@demo.test', password: 'wrong-password' } });
+      await server.request('/api/user.php', {
+        method: 'POST',
+        headers: { ...XHR, 'x-forwarded-for': memberStranger },
+        cookies: { lang: 'en' },
+        body: { email: 'free@demo.test', password: 'wrong-password' },
+      });
     expect((await memberLogin(staffDevice)).status).toBe(429);
     expect((await memberLogin(memberDevice)).status).toBe(200);
   });

@@ -17,7 +17,11 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const cleanPhone = (phone: string) => phone.replace(/[\s-]/g, '');
 /** The page's own content: between <main> and </main>, so the footer cannot make a check pass. */
 const mainOf = (html: string) => html.slice(html.indexOf('<main'), html.indexOf('</main>'));
-const decode = (html: string) => html.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+const decode = (html: string) =>
+  html
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 const encodeForm = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
 describe.each(await databaseKinds())('static pages, complaints and premium on %s', (kind) => {
@@ -75,7 +79,8 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
       const company = await companyOf('localhost');
       for (const slug of ['terms', 'service']) {
         const main = decode(mainOf((await server.request(`/pages/${slug}`, { cookies: { lang: 'en' } })).text));
-        for (const value of [company.name, company.address, company.kvk, company.city, company.country, ...company.tradenames, ...company.vat_numbers]) expect(main, `${slug}: ${value}`).toContain(value);
+        for (const value of [company.name, company.address, company.kvk, company.city, company.country, ...company.tradenames, ...company.vat_numbers])
+          expect(main, `${slug}: ${value}`).toContain(value);
       }
       const terms = mainOf((await server.request('/pages/terms', { cookies: { lang: 'en' } })).text);
       expect(company.added < '2023-12-01').toBe(true);
@@ -125,7 +130,13 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
     });
 
     it('STA-01 ERR-01 an unknown token, another site’s token or a path that is no token gives the 404 page', async () => {
-      for (const [path, host] of [['/no-such-page', 'localhost'], ['/over-ons', '127.0.0.1'], ['/Over-Ons', 'localhost'], ['/over-ons/more', 'localhost'], ['/ab', 'localhost']] as const) {
+      for (const [path, host] of [
+        ['/no-such-page', 'localhost'],
+        ['/over-ons', '127.0.0.1'],
+        ['/Over-Ons', 'localhost'],
+        ['/over-ons/more', 'localhost'],
+        ['/ab', 'localhost'],
+      ] as const) {
         const res = await server.request(path, { host, cookies: { lang: 'en' } });
         expect(res.status, `${host}${path}`).toBe(404);
         expect(res.text).toContain('This page could not be found');
@@ -146,7 +157,9 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
         expect(res.text).not.toContain('<script>alert(1)');
         expect(res.text).toMatch(/<p[^>]*>Tweede alinea.<\/p>/);
       } finally {
-        await db().delete(tokenPages).where(and(eq(tokenPages.siteId, 1), eq(tokenPages.token, 'xss-test')));
+        await db()
+          .delete(tokenPages)
+          .where(and(eq(tokenPages.siteId, 1), eq(tokenPages.token, 'xss-test')));
       }
     });
   });

@@ -16,7 +16,11 @@ import { startTestServer, type TestServer } from '../setup/server';
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
 const SCRIPT = 'TimeBonusBanner.astro_astro_type_script';
 
-interface Member { id: number; session: string; signup: Date }
+interface Member {
+  id: number;
+  session: string;
+  signup: Date;
+}
 
 describe('time bonus pages', () => {
   let server: TestServer;
@@ -29,7 +33,12 @@ describe('time bonus pages', () => {
     return res.text;
   };
   const form = (who: { session: string }, path: string, fields: Record<string, string>) =>
-    server.request(path, { method: 'POST', cookies: as(who).cookies, headers: { origin: origin(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    server.request(path, {
+      method: 'POST',
+      cookies: as(who).cookies,
+      headers: { origin: origin(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
 
   /** Signs a new member up through the API (logged in at once, with the site's signup credits). */
   async function signup(): Promise<Member> {
@@ -41,7 +50,10 @@ describe('time bonus pages', () => {
       body: { email, name: `Tess${randomBytes(2).toString('hex')}`, password: 'time bonus passphrase 2026', date_of_birth: '1991-05-06', gender: 'female', looking_for: 'male' },
     });
     expect(res.status).toBe(201);
-    const [row] = await db().select({ id: users.id, signup: users.signupDate }).from(users).where(and(eq(users.email, email), eq(users.siteId, 1)));
+    const [row] = await db()
+      .select({ id: users.id, signup: users.signupDate })
+      .from(users)
+      .where(and(eq(users.email, email), eq(users.siteId, 1)));
     await db().update(profiles).set({ country: 'NL' }).where(eq(profiles.userId, row!.id));
     return { id: row!.id, session: res.setCookies.session!.value, signup: row!.signup };
   }
@@ -117,12 +129,18 @@ describe('time bonus pages', () => {
   it('TB-01 a signup 4 hours or more ago gets none; 30 s before the end the banner counts the last 30 s', async () => {
     const member = await signup();
     const now = server.booted.app.clock.now().getTime();
-    await db().update(users).set({ signupDate: new Date(now - TIME_BONUS_MS + 30_000) }).where(eq(users.id, member.id));
+    await db()
+      .update(users)
+      .set({ signupDate: new Date(now - TIME_BONUS_MS + 30_000) })
+      .where(eq(users.id, member.id));
     const late = await page(member, '/members');
     const left = Number(/data-seconds-left="(\d+)"/.exec(late)?.[1]);
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThanOrEqual(30);
-    await db().update(users).set({ signupDate: new Date(now - TIME_BONUS_MS) }).where(eq(users.id, member.id));
+    await db()
+      .update(users)
+      .set({ signupDate: new Date(now - TIME_BONUS_MS) })
+      .where(eq(users.id, member.id));
     const over = await page(member, '/members');
     expect(over).not.toContain('data-time-bonus');
     expect(over).not.toContain(SCRIPT);
@@ -130,7 +148,10 @@ describe('time bonus pages', () => {
 
   it('TB-01 a paid member gets none, nor does a member once the bonus is used (a purchase with it makes them paid)', async () => {
     const premium = (await server.request('/api/user.php', { method: 'POST', headers: XHR, body: { email: 'premium@demo.test', password: 'demo-password-1' } })).setCookies.session!.value;
-    await db().update(users).set({ signupDate: new Date(server.booted.app.clock.now().getTime() - 3600_000) }).where(and(eq(users.email, 'premium@demo.test'), eq(users.siteId, 1)));
+    await db()
+      .update(users)
+      .set({ signupDate: new Date(server.booted.app.clock.now().getTime() - 3600_000) })
+      .where(and(eq(users.email, 'premium@demo.test'), eq(users.siteId, 1)));
     const paidPage = await page({ session: premium }, '/members');
     expect(paidPage).not.toContain('data-time-bonus');
     expect(paidPage).not.toContain(SCRIPT);

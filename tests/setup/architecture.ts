@@ -61,7 +61,10 @@ export function projectGraph(root: string): Graph {
     const source = readFileSync(file, 'utf8');
     const specs = specifiers(source);
     graph.set(rel(file), {
-      local: specs.map((s) => resolveLocal(file, s)).filter((f): f is string => f !== null).map(rel),
+      local: specs
+        .map((s) => resolveLocal(file, s))
+        .filter((f): f is string => f !== null)
+        .map(rel),
       external: specs.filter((s) => !s.startsWith('.')),
       typeOnly: [...source.matchAll(/(?:^|[\s;])import\s+type\s[^'"`;]*?from\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!),
     });

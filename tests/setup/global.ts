@@ -12,11 +12,7 @@ import { postgresAvailable, TEST_POSTGRES_URL } from './databases';
 
 export default async function setup(): Promise<() => Promise<void>> {
   const ok = await postgresAvailable();
-  console.log(
-    ok
-      ? `integration tests: PGlite and PostgreSQL (${TEST_POSTGRES_URL})`
-      : `integration tests: PGlite only — PostgreSQL at ${TEST_POSTGRES_URL} did not answer, so its leg is not run`,
-  );
+  console.log(ok ? `integration tests: PGlite and PostgreSQL (${TEST_POSTGRES_URL})` : `integration tests: PGlite only — PostgreSQL at ${TEST_POSTGRES_URL} did not answer, so its leg is not run`);
   const dir = await mkdtemp(join(tmpdir(), 'pglite-template-'));
   const photos = await mkdtemp(join(tmpdir(), 'seed-photos-'));
   process.env.SEED_PHOTO_CACHE = photos;

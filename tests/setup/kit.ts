@@ -73,7 +73,12 @@ export interface SeededDatabase {
  * accounts, `profilesPerSite` generated members per site; none by default).
  */
 export async function seededDatabase(
-  options: { clock?: Clock; profilesPerSite?: number; /** A database of tests/setup/databases.ts (default: in-memory PGlite). */ url?: string; /** PostgreSQL's pool (default 10). */ poolSize?: number } = {},
+  options: {
+    clock?: Clock;
+    profilesPerSite?: number;
+    /** A database of tests/setup/databases.ts (default: in-memory PGlite). */ url?: string;
+    /** PostgreSQL's pool (default 10). */ poolSize?: number;
+  } = {},
 ): Promise<SeededDatabase> {
   const clock = options.clock ?? new FakeClock();
   const database = await openDatabase(options.url ?? 'memory://', options.poolSize ? { poolSize: options.poolSize } : {});

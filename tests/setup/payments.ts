@@ -28,7 +28,12 @@ export async function paymentsWorld(db: Db, clock: FakeClock): Promise<PaymentsW
   const sim = await SimulatedProvider.create({ db, fetch: (async () => new Response(null, { status: 204 })) as typeof fetch });
   const providers: PaymentProviders = providersOf([sim]);
   const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
-  const [pkg] = await db.select().from(creditPackages).where(and(eq(creditPackages.siteId, site!.id), eq(creditPackages.active, true))).orderBy(creditPackages.priceCents).limit(1);
+  const [pkg] = await db
+    .select()
+    .from(creditPackages)
+    .where(and(eq(creditPackages.siteId, site!.id), eq(creditPackages.active, true)))
+    .orderBy(creditPackages.priceCents)
+    .limit(1);
   return { db, clock, sim, deps: { db, clock, providers }, siteId: site!.id, packageId: pkg!.id, package: pkg! };
 }
 

@@ -84,7 +84,10 @@ function send(port: number, path: string, options: RequestOptions): Promise<Test
     headers['content-type'] ??= 'application/json';
     headers['content-length'] = String(Buffer.byteLength(body));
   }
-  if (options.cookies) headers.cookie = Object.entries(options.cookies).map(([k, v]) => `${k}=${v}`).join('; ');
+  if (options.cookies)
+    headers.cookie = Object.entries(options.cookies)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; ');
   return new Promise((resolve, reject) => {
     // A connection per request (agent: false): a kept-alive socket that the server closes as the client reuses it
     // resets that request, a race of the client's agent, not an answer of the server's.

@@ -48,8 +48,5 @@ export const creditPackages = pgTable(
     active: boolean('active').notNull().default(true),
     sortOrder: integer('sort_order').notNull().default(0),
   },
-  (t) => [
-    index('credit_packages_site').on(t.siteId, t.active),
-    check('credit_packages_positive', sql`${t.credits} > 0 and ${t.priceCents} > 0`),
-  ],
+  (t) => [index('credit_packages_site').on(t.siteId, t.active), check('credit_packages_positive', sql`${t.credits} > 0 and ${t.priceCents} > 0`)],
 );

@@ -40,7 +40,9 @@ export const directDebitMandates = pgTable(
     uniqueIndex('direct_debit_mandates_reference').on(t.reference),
     index('direct_debit_mandates_user').on(t.userId, t.status),
     // At most one active mandate per member: a new confirmation replaces the old one in the same transaction.
-    uniqueIndex('direct_debit_mandates_one_active').on(t.userId).where(sql`${t.status} = 'active'`),
+    uniqueIndex('direct_debit_mandates_one_active')
+      .on(t.userId)
+      .where(sql`${t.status} = 'active'`),
     check('direct_debit_mandates_status', sql`${t.status} in ('pending', 'active', 'replaced', 'abandoned')`),
   ],
 );

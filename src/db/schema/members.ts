@@ -45,10 +45,7 @@ export const users = pgTable(
     signupDate: timestamp('signup_date', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [
-    uniqueIndex('users_site_email').on(t.siteId, sql`lower(${t.email})`),
-    check('users_credits_not_negative', sql`${t.credits} >= 0`),
-  ],
+  (t) => [uniqueIndex('users_site_email').on(t.siteId, sql`lower(${t.email})`), check('users_credits_not_negative', sql`${t.credits} >= 0`)],
 );
 
 export type ProfileStatus = 'active' | 'disabled';
@@ -127,6 +124,8 @@ export const photos = pgTable(
   (t) => [
     index('photos_user').on(t.userId),
     // The moderation queue (OPS-01): pending photos oldest first.
-    index('photos_pending').on(t.createdAt, t.id).where(sql`${t.status} = 'inspection_pending'`),
+    index('photos_pending')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'inspection_pending'`),
   ],
 );

@@ -64,7 +64,9 @@ export const payments = pgTable(
     uniqueIndex('payments_idempotency_key').on(t.idempotencyKey),
     index('payments_user').on(t.userId, t.createdAt),
     index('payments_pending').on(t.status, t.createdAt),
-    index('payments_late_paid').on(t.latePaidAt).where(sql`${t.latePaidAt} is not null`),
+    index('payments_late_paid')
+      .on(t.latePaidAt)
+      .where(sql`${t.latePaidAt} is not null`),
     check('payments_status_values', sql`${t.status} in ('pending', 'paid', 'failed', 'cancelled', 'expired')`),
     check('payments_amounts', sql`${t.amountCents} > 0 and ${t.discountCents} >= 0 and ${t.credits} > 0 and ${t.transactionCostCents} >= 0`),
   ],
@@ -96,7 +98,9 @@ export const discountCodes = pgTable(
     check('discount_codes_percent', sql`${t.percent} between 1 and 90`),
     check('discount_codes_kind', sql`${t.kind} in ('welcome', 'code', 'time_bonus', 'retention')`),
     /** One retention discount per member, ever (HON-03): choosing it twice issues it once. */
-    uniqueIndex('discount_codes_retention_member').on(t.userId).where(sql`${t.kind} = 'retention'`),
+    uniqueIndex('discount_codes_retention_member')
+      .on(t.userId)
+      .where(sql`${t.kind} = 'retention'`),
   ],
 );
 
@@ -127,7 +131,9 @@ export const discountReservations = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('discount_reservations_held').on(t.userId, t.offer).where(sql`${t.status} in ('open', 'redeemed')`),
+    uniqueIndex('discount_reservations_held')
+      .on(t.userId, t.offer)
+      .where(sql`${t.status} in ('open', 'redeemed')`),
     uniqueIndex('discount_reservations_payment').on(t.paymentId, t.offer),
     check('discount_reservations_status', sql`${t.status} in ('open', 'redeemed', 'released')`),
   ],

@@ -77,10 +77,7 @@ export const sites = pgTable(
     usLegalFooter: boolean('us_legal_footer').notNull().default(false),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    check('sites_niche_range', sql`${t.niche} between 1 and 7`),
-    check('sites_signups_values', sql`${t.signups} in ('all', 'with_trafficsource', 'other')`),
-  ],
+  (t) => [check('sites_niche_range', sql`${t.niche} between 1 and 7`), check('sites_signups_values', sql`${t.signups} in ('all', 'with_trafficsource', 'other')`)],
 );
 
 /** Host names that reach a site; the request host is looked up here (SITE-01). */

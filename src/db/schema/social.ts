@@ -51,9 +51,5 @@ export const blocks = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.blockerId, t.blockedId] }),
-    index('blocks_blocked').on(t.blockedId),
-    check('blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`),
-  ],
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index('blocks_blocked').on(t.blockedId), check('blocks_not_self', sql`${t.blockerId} <> ${t.blockedId}`)],
 );

@@ -11,7 +11,21 @@ import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEven
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { unpackProps, type PackedProps } from '../../shared/island-props';
 import { messageTimeFormat } from '../../shared/message-time';
-import { $chatRoom, chatRoomState, followChatRoom, initChatRoom, loadOlder, sendDraft, sendItem, sendMessage, sendPhoto, setDraft, typeDraft, type ChatMessageJson, type ChatRoomStart } from '../../stores/chat-room';
+import {
+  $chatRoom,
+  chatRoomState,
+  followChatRoom,
+  initChatRoom,
+  loadOlder,
+  sendDraft,
+  sendItem,
+  sendMessage,
+  sendPhoto,
+  setDraft,
+  typeDraft,
+  type ChatMessageJson,
+  type ChatRoomStart,
+} from '../../stores/chat-room';
 import { lastSeenOwn } from '../../stores/chat-state';
 import { $credits } from '../../stores/credits';
 import GifPicker from './GifPicker';
@@ -130,7 +144,13 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
         {list.map((m) => {
           const mine = m.sender === props.me.id;
           return (
-            <li key={m.state === 'stored' ? `m${m.id}` : `c${m.client_id}`} className={`chat-message ${mine ? 'chat-message-own' : 'chat-message-other'}`} data-message-id={m.id || undefined} data-client-id={m.client_id} data-state={m.state}>
+            <li
+              key={m.state === 'stored' ? `m${m.id}` : `c${m.client_id}`}
+              className={`chat-message ${mine ? 'chat-message-own' : 'chat-message-other'}`}
+              data-message-id={m.id || undefined}
+              data-client-id={m.client_id}
+              data-state={m.state}
+            >
               <div className="chat-bubble">
                 {m.kind === 'text' ? (
                   <p className="mb-0 text-pre-wrap">{m.body}</p>
@@ -139,9 +159,19 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
                 ) : m.kind === 'gif' && m.attachment ? (
                   <img className="chat-gif" src={m.attachment} alt={t('kind_gif')} loading="lazy" />
                 ) : m.kind === 'photo' && m.attachment ? (
-                  <img className="chat-photo" src={`${props.cdnPrefix}/photos/${m.attachment}`} width="240" height="300" alt={t('photo_from', { name: mine ? t('you') : props.partner.name })} loading="lazy" />
+                  <img
+                    className="chat-photo"
+                    src={`${props.cdnPrefix}/photos/${m.attachment}`}
+                    width="240"
+                    height="300"
+                    alt={t('photo_from', { name: mine ? t('you') : props.partner.name })}
+                    loading="lazy"
+                  />
                 ) : (
-                  <p className="mb-0 fst-italic">{t(`kind_${m.kind}`)}{m.body ? `: ${m.body}` : ''}</p>
+                  <p className="mb-0 fst-italic">
+                    {t(`kind_${m.kind}`)}
+                    {m.body ? `: ${m.body}` : ''}
+                  </p>
                 )}
               </div>
               <div className="chat-meta small text-body-secondary">
@@ -155,7 +185,11 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
                     </button>
                   </span>
                 )}
-                {m.id !== 0 && m.id === seenId && <span className="ms-2" data-seen>{t('seen')}</span>}
+                {m.id !== 0 && m.id === seenId && (
+                  <span className="ms-2" data-seen>
+                    {t('seen')}
+                  </span>
+                )}
               </div>
             </li>
           );
@@ -180,8 +214,16 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
           )}
         </div>
       )}
-      {!props.partner.confirmed && <p className="small text-body-secondary" data-partner-unconfirmed>{t('unconfirmed_partner', { name: props.partner.name })}</p>}
-      {!props.me.confirmed && <p className="small text-body-secondary" data-self-unconfirmed>{t('unconfirmed_self')}</p>}
+      {!props.partner.confirmed && (
+        <p className="small text-body-secondary" data-partner-unconfirmed>
+          {t('unconfirmed_partner', { name: props.partner.name })}
+        </p>
+      )}
+      {!props.me.confirmed && (
+        <p className="small text-body-secondary" data-self-unconfirmed>
+          {t('unconfirmed_self')}
+        </p>
+      )}
       {panel === 'gift' && (
         <div className="chat-panel border rounded p-2 mb-2" data-gift-panel>
           <GiftPicker messages={props.messages} lang={props.when.lang} onPick={(gift) => pick('gift', gift.id, null)} />
@@ -217,7 +259,14 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
         </div>
       )}
       <div className="d-flex flex-wrap gap-2 mb-2" role="group" aria-label={t('extras')}>
-        <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={panel === 'gift'} onClick={() => setPanel(panel === 'gift' ? 'none' : 'gift')} disabled={blocked} data-open-gifts>
+        <button
+          type="button"
+          className="btn btn-sm btn-outline-secondary"
+          aria-expanded={panel === 'gift'}
+          onClick={() => setPanel(panel === 'gift' ? 'none' : 'gift')}
+          disabled={blocked}
+          data-open-gifts
+        >
           🎁 {t('send_gift', { credits: props.cost.gift, count: props.cost.gift })}
         </button>
         <button type="button" className="btn btn-sm btn-outline-secondary" aria-expanded={panel === 'gif'} onClick={() => setPanel(panel === 'gif' ? 'none' : 'gif')} disabled={blocked} data-open-gifs>
@@ -234,7 +283,19 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
           {t('write_label', { name: props.partner.name })}
         </label>
         <div className="d-flex gap-2 align-items-end">
-          <textarea id="chat-body" name="body" className="form-control" rows={2} maxLength={props.maxLength * 2} value={draft} onChange={(e) => typeDraft(e.currentTarget.value)} onKeyDown={onKeyDown} placeholder={t('placeholder')} disabled={blocked} aria-describedby={blocked ? 'chat-limit chat-cost' : 'chat-cost'} />
+          <textarea
+            id="chat-body"
+            name="body"
+            className="form-control"
+            rows={2}
+            maxLength={props.maxLength * 2}
+            value={draft}
+            onChange={(e) => typeDraft(e.currentTarget.value)}
+            onKeyDown={onKeyDown}
+            placeholder={t('placeholder')}
+            disabled={blocked}
+            aria-describedby={blocked ? 'chat-limit chat-cost' : 'chat-cost'}
+          />
           <label className={`btn btn-outline-secondary mb-0${blocked ? ' disabled' : ''}`} title={t('send_photo_cost', { credits: props.cost.photo, count: props.cost.photo })}>
             <span className="visually-hidden">{t('send_photo')}</span>
             <span aria-hidden="true">📷</span>
@@ -256,7 +317,10 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
           </button>
         </div>
         <p id="chat-cost" className="small text-body-secondary mt-1 mb-0" data-cost>
-          {props.cost.money ? t('cost_money', { credits: props.cost.credits, money: props.cost.money, count: props.cost.credits }) : t('cost', { credits: props.cost.credits, count: props.cost.credits })} · {t('balance', { credits, count: credits })}
+          {props.cost.money
+            ? t('cost_money', { credits: props.cost.credits, money: props.cost.money, count: props.cost.credits })
+            : t('cost', { credits: props.cost.credits, count: props.cost.credits })}{' '}
+          · {t('balance', { credits, count: credits })}
           {length > props.maxLength && <span className="text-danger ms-2">{t('too_long', { max: props.maxLength, count: props.maxLength })}</span>}
         </p>
       </form>

@@ -63,7 +63,9 @@ export default function GifPicker({ messages, onPick, columns = 3, debounceMs = 
   return (
     <div className="gif-picker" aria-busy={busy}>
       <form role="search" className="d-flex gap-2 mb-2" onSubmit={onSubmit}>
-        <label htmlFor={`${id}-q`} className="visually-hidden">{t('gif_search_label')}</label>
+        <label htmlFor={`${id}-q`} className="visually-hidden">
+          {t('gif_search_label')}
+        </label>
         <input
           id={`${id}-q`}
           type="search"
@@ -75,7 +77,9 @@ export default function GifPicker({ messages, onPick, columns = 3, debounceMs = 
           autoFocus={autoFocus}
           onChange={(e) => setText(e.target.value)}
         />
-        <button type="submit" className="btn btn-outline-primary">{t('gif_search_button')}</button>
+        <button type="submit" className="btn btn-outline-primary">
+          {t('gif_search_button')}
+        </button>
       </form>
       <p className="visually-hidden" role="status" aria-live="polite">
         {state.status === 'loading' ? t('gif_loading') : state.error ? '' : state.request > 0 && state.items.length === 0 ? t('gif_no_results') : ''}

@@ -45,11 +45,21 @@ export default function GiftPicker({ messages, onPick, catalogue, columns = 3, d
   };
 
   if (!current) {
-    return failed ? <div className="alert alert-warning py-2" role="alert">{t('gif_error')}</div> : <p role="status" className="text-body-secondary small">{t('gif_loading')}</p>;
+    return failed ? (
+      <div className="alert alert-warning py-2" role="alert">
+        {t('gif_error')}
+      </div>
+    ) : (
+      <p role="status" className="text-body-secondary small">
+        {t('gif_loading')}
+      </p>
+    );
   }
   return (
     <section className="gift-picker" aria-labelledby="gift-picker-title">
-      <h2 id="gift-picker-title" className="h6">{t('gifts_title')}</h2>
+      <h2 id="gift-picker-title" className="h6">
+        {t('gifts_title')}
+      </h2>
       <ul ref={grid} className={`list-unstyled row row-cols-${columns} g-2 mb-0`} onKeyDown={onGridKey}>
         {current.gifts.map((gift) => (
           <li key={gift.id} className="col">

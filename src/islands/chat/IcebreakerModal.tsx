@@ -73,11 +73,15 @@ export default function IcebreakerModal({ messages, lines, open, onPick, onClose
     >
       <div className="modal-content">
         <div className="modal-header">
-          <h2 id={`${id}-title`} className="modal-title h5">{t('icebreakers_title')}</h2>
+          <h2 id={`${id}-title`} className="modal-title h5">
+            {t('icebreakers_title')}
+          </h2>
           <button type="button" className="btn-close" aria-label={t('close')} onClick={() => dialog.current?.close()} />
         </div>
         <div className="modal-body">
-          <p id={`${id}-intro`} className="text-body-secondary small">{t('icebreakers_intro')}</p>
+          <p id={`${id}-intro`} className="text-body-secondary small">
+            {t('icebreakers_intro')}
+          </p>
           <ul className="list-group">
             {lines.map((line) => (
               <li key={line} className="list-group-item p-0">

@@ -46,12 +46,21 @@ describe('CHT-07 gif picker logic', () => {
     expect(await fetchGifs('boom')).toEqual({ type: 'error', reason: 'gif_search_unavailable' });
   });
 
-  it('CHT-07 GFT-01 a visitor\'s answer stops quietly (the client logs out), a network failure is an error', async () => {
+  it("CHT-07 GFT-01 a visitor's answer stops quietly (the client logs out), a network failure is an error", async () => {
     const api = fakeApi(() => ({ status: 403, body: { error: 'authentication_required' } }));
     expect(await fetchGifs('a')).toEqual({ type: 'stopped' });
     expect(await fetchGifts()).toEqual({ type: 'stopped' });
     expect(api.loggedOut()).toBe(1);
-    setApiClient(createApiClient({ baseUrl: 'http://site.test', onAuthenticationRequired: () => undefined, retry: { retries: 0 }, fetch: async () => { throw new TypeError('offline'); } }));
+    setApiClient(
+      createApiClient({
+        baseUrl: 'http://site.test',
+        onAuthenticationRequired: () => undefined,
+        retry: { retries: 0 },
+        fetch: async () => {
+          throw new TypeError('offline');
+        },
+      }),
+    );
     expect(await fetchGifs('a')).toEqual({ type: 'error', reason: 'network' });
   });
 

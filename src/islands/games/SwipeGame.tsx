@@ -87,17 +87,10 @@ export default function SwipeGame({ cards, messages, likesLeft, skipped, limitTe
       )}
       {card ? (
         <>
-          <p id="swipe-help" className="swipe-help">{t('swipe.instructions')}</p>
-          <div
-            ref={deckRef}
-            className="swipe-deck"
-            role="group"
-            aria-label={t('swipe.deck_label')}
-            aria-describedby="swipe-help"
-            tabIndex={0}
-            onKeyDown={onKeyDown}
-            data-swipe-deck
-          >
+          <p id="swipe-help" className="swipe-help">
+            {t('swipe.instructions')}
+          </p>
+          <div ref={deckRef} className="swipe-deck" role="group" aria-label={t('swipe.deck_label')} aria-describedby="swipe-help" tabIndex={0} onKeyDown={onKeyDown} data-swipe-deck>
             <SwipeCardView
               key={card.id}
               card={card}
@@ -113,24 +106,48 @@ export default function SwipeGame({ cards, messages, likesLeft, skipped, limitTe
           <form method="post" action="/swipe-game" className="swipe-actions" data-swipe-form>
             <input type="hidden" name="id" value={card.id} />
             <input type="hidden" name="skip" value={passed.join(',')} />
-            <button type="submit" name="action" value="pass" className="btn btn-outline-dark swipe-nope" onClick={(event) => onButton('nope', event)} disabled={busy} aria-label={t('swipe.nope_label', { name: card.name })}>
-              <span aria-hidden="true">✕ </span>{t('swipe.nope')}
+            <button
+              type="submit"
+              name="action"
+              value="pass"
+              className="btn btn-outline-dark swipe-nope"
+              onClick={(event) => onButton('nope', event)}
+              disabled={busy}
+              aria-label={t('swipe.nope_label', { name: card.name })}
+            >
+              <span aria-hidden="true">✕ </span>
+              {t('swipe.nope')}
             </button>
-            <button type="submit" name="action" value="like" className="btn btn-primary swipe-like" onClick={(event) => onButton('like', event)} disabled={busy} aria-label={t('swipe.like_label', { name: card.name })}>
-              <span aria-hidden="true">♥ </span>{t('swipe.like')}
+            <button
+              type="submit"
+              name="action"
+              value="like"
+              className="btn btn-primary swipe-like"
+              onClick={(event) => onButton('like', event)}
+              disabled={busy}
+              aria-label={t('swipe.like_label', { name: card.name })}
+            >
+              <span aria-hidden="true">♥ </span>
+              {t('swipe.like')}
             </button>
           </form>
           <p className="mt-2 mb-0 text-center">
-            <a href={`/members/${card.id}`} data-swipe-profile>{t('swipe.view_profile', { name: card.name })}</a>
+            <a href={`/members/${card.id}`} data-swipe-profile>
+              {t('swipe.view_profile', { name: card.name })}
+            </a>
           </p>
         </>
       ) : (
         <section className="swipe-invite" data-swipe-empty>
           <p>{t('swipe.empty')}</p>
-          <a className="btn btn-primary" href={more}>{t('swipe.more')}</a>
+          <a className="btn btn-primary" href={more}>
+            {t('swipe.more')}
+          </a>
         </section>
       )}
-      <p className="visually-hidden" aria-live="polite">{saying(outcome)}</p>
+      <p className="visually-hidden" aria-live="polite">
+        {saying(outcome)}
+      </p>
     </div>
   );
 }

@@ -82,18 +82,26 @@ export default function PhotoViewer({ photos, name, labels }: PhotoViewerProps) 
         <img className="img-fluid rounded w-100" src={current.src} width={480} height={600} alt={name} fetchPriority="high" data-viewer-image />
         {current.locked && (
           <a className="photo-lock-overlay rounded" href="/credits" data-locked-photo>
-            <span aria-hidden="true" className="photo-lock-icon">🔒</span>
+            <span aria-hidden="true" className="photo-lock-icon">
+              🔒
+            </span>
             <span className="visually-hidden">{labels.locked}</span>
             <span className="btn btn-warning btn-sm mt-2">{labels.getPremium}</span>
           </a>
         )}
         {total > 1 && (
           <>
-            <button type="button" className="photo-viewer-nav photo-viewer-prev btn btn-light btn-sm" aria-label={labels.previous} onClick={() => go(index - 1)}>‹</button>
-            <button type="button" className="photo-viewer-nav photo-viewer-next btn btn-light btn-sm" aria-label={labels.next} onClick={() => go(index + 1)}>›</button>
+            <button type="button" className="photo-viewer-nav photo-viewer-prev btn btn-light btn-sm" aria-label={labels.previous} onClick={() => go(index - 1)}>
+              ‹
+            </button>
+            <button type="button" className="photo-viewer-nav photo-viewer-next btn btn-light btn-sm" aria-label={labels.next} onClick={() => go(index + 1)}>
+              ›
+            </button>
           </>
         )}
-        <p className="visually-hidden" aria-live="polite" data-viewer-position>{position}</p>
+        <p className="visually-hidden" aria-live="polite" data-viewer-position>
+          {position}
+        </p>
       </div>
       {total > 1 && (
         <ul className="list-unstyled d-flex flex-wrap gap-2 mt-2 mb-0" data-gallery>
@@ -109,7 +117,11 @@ export default function PhotoViewer({ photos, name, labels }: PhotoViewerProps) 
                 data-locked-photo={photo.locked ? true : undefined}
               >
                 <img className="rounded" src={photo.thumb} width={64} height={80} alt="" loading="lazy" />
-                {photo.locked && <span className="photo-thumb-lock" aria-hidden="true">🔒</span>}
+                {photo.locked && (
+                  <span className="photo-thumb-lock" aria-hidden="true">
+                    🔒
+                  </span>
+                )}
               </a>
             </li>
           ))}

@@ -155,46 +155,92 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
           <fieldset className="col-12 col-lg-3">
             <legend className="form-label fs-6 mb-1">{t('looking_for')}</legend>
             <div className="form-check form-check-inline">
-              <input className="form-check-input" type="checkbox" id="search-gender-female" name="gender" value="female" checked={draft.female} onChange={(e) => set({ female: e.currentTarget.checked })} />
-              <label className="form-check-label" htmlFor="search-gender-female">{t('women')}</label>
+              <input
+                className="form-check-input"
+                type="checkbox"
+                id="search-gender-female"
+                name="gender"
+                value="female"
+                checked={draft.female}
+                onChange={(e) => set({ female: e.currentTarget.checked })}
+              />
+              <label className="form-check-label" htmlFor="search-gender-female">
+                {t('women')}
+              </label>
             </div>
             <div className="form-check form-check-inline">
               <input className="form-check-input" type="checkbox" id="search-gender-male" name="gender" value="male" checked={draft.male} onChange={(e) => set({ male: e.currentTarget.checked })} />
-              <label className="form-check-label" htmlFor="search-gender-male">{t('men')}</label>
+              <label className="form-check-label" htmlFor="search-gender-male">
+                {t('men')}
+              </label>
             </div>
           </fieldset>
           <div className="col-6 col-lg-2">
-            <label className="form-label mb-1" htmlFor="search-country">{t('country')}</label>
+            <label className="form-label mb-1" htmlFor="search-country">
+              {t('country')}
+            </label>
             <select className="form-select" id="search-country" name="country" value={draft.country} onChange={(e) => set({ country: e.currentTarget.value, region: '' })}>
               <option value="">{t('any_country')}</option>
               {props.countries.map((c) => (
-                <option key={c.code} value={c.code}>{c.name}</option>
+                <option key={c.code} value={c.code}>
+                  {c.name}
+                </option>
               ))}
             </select>
           </div>
           <div className="col-6 col-lg-3">
-            <label className="form-label mb-1" htmlFor="search-region">{t('region')}</label>
+            <label className="form-label mb-1" htmlFor="search-region">
+              {t('region')}
+            </label>
             <select className="form-select" id="search-region" name="region" value={draft.region} onChange={(e) => set({ region: e.currentTarget.value })}>
               <option value="">{t('any_region')}</option>
               {shownRegions.map((c) => (
                 <optgroup key={c.code} label={countryName(c.code)}>
                   {c.regions.map((r) => (
-                    <option key={r.id} value={String(r.id)}>{r.name}</option>
+                    <option key={r.id} value={String(r.id)}>
+                      {r.name}
+                    </option>
                   ))}
                 </optgroup>
               ))}
             </select>
           </div>
           <div className="col-6 col-lg-2">
-            <label className="form-label mb-1" htmlFor="search-min-age">{t('min_age')}</label>
-            <input className="form-control" type="number" inputMode="numeric" id="search-min-age" name="minAge" min={props.minAge} max={props.maxAge} value={draft.minAge} onChange={(e) => set({ minAge: e.currentTarget.value })} />
+            <label className="form-label mb-1" htmlFor="search-min-age">
+              {t('min_age')}
+            </label>
+            <input
+              className="form-control"
+              type="number"
+              inputMode="numeric"
+              id="search-min-age"
+              name="minAge"
+              min={props.minAge}
+              max={props.maxAge}
+              value={draft.minAge}
+              onChange={(e) => set({ minAge: e.currentTarget.value })}
+            />
           </div>
           <div className="col-6 col-lg-2">
-            <label className="form-label mb-1" htmlFor="search-max-age">{t('max_age')}</label>
-            <input className="form-control" type="number" inputMode="numeric" id="search-max-age" name="maxAge" min={props.minAge} max={props.maxAge} value={draft.maxAge} onChange={(e) => set({ maxAge: e.currentTarget.value })} />
+            <label className="form-label mb-1" htmlFor="search-max-age">
+              {t('max_age')}
+            </label>
+            <input
+              className="form-control"
+              type="number"
+              inputMode="numeric"
+              id="search-max-age"
+              name="maxAge"
+              min={props.minAge}
+              max={props.maxAge}
+              value={draft.maxAge}
+              onChange={(e) => set({ maxAge: e.currentTarget.value })}
+            />
           </div>
           <div className="col-12 d-grid d-lg-flex justify-content-lg-end">
-            <button type="submit" className="btn btn-primary" data-search-submit disabled={state.status === 'loading'}>{t('submit')}</button>
+            <button type="submit" className="btn btn-primary" data-search-submit disabled={state.status === 'loading'}>
+              {t('submit')}
+            </button>
           </div>
         </div>
         {hydrated && (permission === 'granted' || permission === 'unknown') && (
@@ -205,7 +251,15 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
           </div>
         )}
         <p className="small text-body-secondary mb-0 mt-1" role="status" aria-live="polite" data-locate-status>
-          {permission === 'denied' ? t('locate_denied') : located.type === 'done' ? t('located', { region: located.region }) : located.type === 'failed' ? t('locate_failed') : located.type === 'none' ? t('locate_none') : ''}
+          {permission === 'denied'
+            ? t('locate_denied')
+            : located.type === 'done'
+              ? t('located', { region: located.region })
+              : located.type === 'failed'
+                ? t('locate_failed')
+                : located.type === 'none'
+                  ? t('locate_none')
+                  : ''}
         </p>
       </form>
 
@@ -223,7 +277,9 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
       )}
 
       <section aria-labelledby="search-results-title" aria-busy={busy}>
-        <h2 id="search-results-title" className="visually-hidden">{t('results')}</h2>
+        <h2 id="search-results-title" className="visually-hidden">
+          {t('results')}
+        </h2>
         {state.cards.length === 0 && state.error === null && state.status === 'idle' ? (
           <p data-search-none>{t('none')}</p>
         ) : (
@@ -235,7 +291,9 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
         )}
         {state.similar && state.similar.cards.length > 0 && (
           <>
-            <p className="alert alert-info mt-3" data-similar={state.similar.widened.join(' ')}>{t(`similar_${lastWidening}`)}</p>
+            <p className="alert alert-info mt-3" data-similar={state.similar.widened.join(' ')}>
+              {t(`similar_${lastWidening}`)}
+            </p>
             <ul className="member-grid" role="list" data-similar-grid>
               {state.similar.cards.map((member) => (
                 <MemberCardItem key={member.id} member={member} settings={props.card} eager={false} t={t} />
@@ -243,15 +301,26 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
             </ul>
           </>
         )}
-        <p className="visually-hidden" role="status" aria-live="polite">{busy ? t('loading') : ''}</p>
+        <p className="visually-hidden" role="status" aria-live="polite">
+          {busy ? t('loading') : ''}
+        </p>
         <div className="d-flex flex-wrap gap-2 justify-content-center my-3">
           {state.next !== null && (
-            <a className={`btn btn-outline-primary${state.status === 'loading_more' ? ' disabled' : ''}`} href={searchUrl(state.applied, state.next)} rel="next" data-load-more onClick={onMore} aria-disabled={state.status === 'loading_more' ? 'true' : undefined}>
+            <a
+              className={`btn btn-outline-primary${state.status === 'loading_more' ? ' disabled' : ''}`}
+              href={searchUrl(state.applied, state.next)}
+              rel="next"
+              data-load-more
+              onClick={onMore}
+              aria-disabled={state.status === 'loading_more' ? 'true' : undefined}
+            >
               {state.status === 'loading_more' ? t('loading') : t('more')}
             </a>
           )}
           {props.laterPage && state.query === props.initial.query && (
-            <a className="btn btn-link" href={searchUrl(state.query)} data-first-page>{t('first_page')}</a>
+            <a className="btn btn-link" href={searchUrl(state.query)} data-first-page>
+              {t('first_page')}
+            </a>
           )}
         </div>
       </section>

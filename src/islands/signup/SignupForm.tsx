@@ -63,7 +63,12 @@ export default function SignupForm(props: SignupFormProps) {
     if (status === 'busy') return;
     props.onBusyChange?.(true);
     // The form's values as the visitor chose them; the server checks them all (its messages come back per field).
-    const request = { ...values, public_profile: publicProfile, ...(props.member ? { member_id: props.member.id } : {}), ...(props.invitation ? { invitation: props.invitation } : {}) } as SignupRequest;
+    const request = {
+      ...values,
+      public_profile: publicProfile,
+      ...(props.member ? { member_id: props.member.id } : {}),
+      ...(props.invitation ? { invitation: props.invitation } : {}),
+    } as SignupRequest;
     const result = await signup.submit(request);
     if (result.type === 'ok') {
       window.location.assign(props.next ?? '/complete-signup');
@@ -88,52 +93,79 @@ export default function SignupForm(props: SignupFormProps) {
   const liveSuggestion = suggestion ?? (values.email.includes('@') ? suggestEmail(values.email) : null);
 
   return (
-    <form ref={formRef} method="post" action={props.invitation ? `/signup?invitation=${encodeURIComponent(props.invitation)}` : props.member ? `/signup?member=${props.member.id}` : '/signup'} onSubmit={submit} noValidate aria-busy={status === 'busy'} data-signup-form>
+    <form
+      ref={formRef}
+      method="post"
+      action={props.invitation ? `/signup?invitation=${encodeURIComponent(props.invitation)}` : props.member ? `/signup?member=${props.member.id}` : '/signup'}
+      onSubmit={submit}
+      noValidate
+      aria-busy={status === 'busy'}
+      data-signup-form
+    >
       {formError && (
         <div className="alert alert-danger" role="alert">
           {formError}
         </div>
       )}
       <div className="mb-2">
-        <label className="form-label" htmlFor={`${id}-email`}>{t('email')}</label>
+        <label className="form-label" htmlFor={`${id}-email`}>
+          {t('email')}
+        </label>
         <input {...field('email')} type="email" autoComplete="email" required maxLength={254} value={values.email} onChange={set('email')} readOnly={Boolean(props.invitation)} />
         {error('email')}
         {liveSuggestion && (
           <p className="small mb-0 mt-1" data-email-suggestion>
             {t('did_you_mean', { email: liveSuggestion })}{' '}
-            <button type="button" className="btn btn-link btn-sm p-0 align-baseline" onClick={() => { setValues((v) => ({ ...v, email: liveSuggestion })); signup.clearSuggestion(); }}>
+            <button
+              type="button"
+              className="btn btn-link btn-sm p-0 align-baseline"
+              onClick={() => {
+                setValues((v) => ({ ...v, email: liveSuggestion }));
+                signup.clearSuggestion();
+              }}
+            >
               {t('use_suggestion', { email: liveSuggestion })}
             </button>
           </p>
         )}
       </div>
       <div className="mb-2">
-        <label className="form-label" htmlFor={`${id}-name`}>{t('name')}</label>
+        <label className="form-label" htmlFor={`${id}-name`}>
+          {t('name')}
+        </label>
         <input {...field('name')} type="text" autoComplete="nickname" required maxLength={30} value={values.name} onChange={set('name')} />
         {error('name')}
       </div>
       <div className="mb-2">
-        <label className="form-label" htmlFor={`${id}-password`}>{t('password')}</label>
+        <label className="form-label" htmlFor={`${id}-password`}>
+          {t('password')}
+        </label>
         <input {...field('password')} type="password" autoComplete="new-password" required minLength={8} maxLength={128} value={values.password} onChange={set('password')} />
         <div className="form-text">{t('password_help')}</div>
         {error('password')}
       </div>
       <div className="mb-2">
-        <label className="form-label" htmlFor={`${id}-date_of_birth`}>{t('date_of_birth')}</label>
+        <label className="form-label" htmlFor={`${id}-date_of_birth`}>
+          {t('date_of_birth')}
+        </label>
         <input {...field('date_of_birth')} type="date" required max={props.maxBirthDate} value={values.date_of_birth} onChange={set('date_of_birth')} />
         <div className="form-text">{t('date_of_birth_help', { min_age: props.minAge })}</div>
         {error('date_of_birth')}
       </div>
       <div className="row g-2 mb-2">
         <div className="col-6">
-          <label className="form-label" htmlFor={`${id}-gender`}>{t('gender')}</label>
+          <label className="form-label" htmlFor={`${id}-gender`}>
+            {t('gender')}
+          </label>
           <select id={`${id}-gender`} name="gender" className="form-select" value={values.gender} onChange={set('gender')}>
             <option value="male">{t('male')}</option>
             <option value="female">{t('female')}</option>
           </select>
         </div>
         <div className="col-6">
-          <label className="form-label" htmlFor={`${id}-looking_for`}>{t('looking_for')}</label>
+          <label className="form-label" htmlFor={`${id}-looking_for`}>
+            {t('looking_for')}
+          </label>
           <select id={`${id}-looking_for`} name="looking_for" className="form-select" value={values.looking_for} onChange={set('looking_for')}>
             <option value="female">{t('female')}</option>
             <option value="male">{t('male')}</option>
@@ -143,15 +175,30 @@ export default function SignupForm(props: SignupFormProps) {
       </div>
       {props.member && (
         <div className="mb-2">
-          <label className="form-label" htmlFor={`${id}-signup_message`}>{t('signup_message', { name: props.member.name })}</label>
+          <label className="form-label" htmlFor={`${id}-signup_message`}>
+            {t('signup_message', { name: props.member.name })}
+          </label>
           <textarea {...field('signup_message')} className="form-control" rows={2} maxLength={500} value={values.signup_message} onChange={set('signup_message')} />
           <input type="hidden" name="member_id" value={props.member.id} />
         </div>
       )}
       <div className="form-check mb-2">
-        <input className="form-check-input" type="checkbox" id={`${id}-public_profile`} name="public_profile" value="1" checked={publicProfile} onChange={(e) => setPublicProfile(e.target.checked)} aria-describedby={`${id}-public_profile-help`} />
-        <label className="form-check-label" htmlFor={`${id}-public_profile`}>{t('public_profile')}</label>
-        <div className="form-text" id={`${id}-public_profile-help`}>{t('public_profile_help')}</div>
+        <input
+          className="form-check-input"
+          type="checkbox"
+          id={`${id}-public_profile`}
+          name="public_profile"
+          value="1"
+          checked={publicProfile}
+          onChange={(e) => setPublicProfile(e.target.checked)}
+          aria-describedby={`${id}-public_profile-help`}
+        />
+        <label className="form-check-label" htmlFor={`${id}-public_profile`}>
+          {t('public_profile')}
+        </label>
+        <div className="form-text" id={`${id}-public_profile-help`}>
+          {t('public_profile_help')}
+        </div>
       </div>
       <p className="small text-body-secondary">{t('terms', { min_age: props.minAge })}</p>
       <button className="btn btn-primary w-100" type="submit" disabled={status === 'busy'}>

@@ -35,7 +35,9 @@ export default function SignupModal(props: Omit<SignupFormProps, 'onBusyChange'>
 
   /** Whether the visitor has typed anything into the form (what a close would lose). */
   const typed = () =>
-    [...(dialog.current?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea') ?? [])].some((el) => el.value.trim() !== '');
+    [...(dialog.current?.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input:not([type=hidden]):not([type=checkbox]):not([type=radio]), textarea') ?? [])].some(
+      (el) => el.value.trim() !== '',
+    );
   const shut = () => {
     setAsking(false);
     dialog.current?.close();
@@ -72,16 +74,26 @@ export default function SignupModal(props: Omit<SignupFormProps, 'onBusyChange'>
     >
       <div className="signup-modal-body">
         <div className="d-flex justify-content-between align-items-start mb-2">
-          <h2 id="signup-modal-title" className="h4 mb-0">{t('title')}</h2>
+          <h2 id="signup-modal-title" className="h4 mb-0">
+            {t('title')}
+          </h2>
           <button type="button" className="btn-close" aria-label={t('close')} onClick={close} />
         </div>
         {asking && (
           <div className="alert alert-warning" role="alertdialog" aria-labelledby="signup-stop-title" aria-describedby="signup-stop-text" data-signup-stop>
-            <p id="signup-stop-title" className="fw-semibold mb-1">{t('stop_title')}</p>
-            <p id="signup-stop-text" className="mb-2">{t('stop_text')}</p>
+            <p id="signup-stop-title" className="fw-semibold mb-1">
+              {t('stop_title')}
+            </p>
+            <p id="signup-stop-text" className="mb-2">
+              {t('stop_text')}
+            </p>
             <div className="d-flex gap-2 flex-wrap">
-              <button type="button" className="btn btn-primary btn-sm" autoFocus onClick={() => setAsking(false)} data-signup-stay>{t('stop_stay')}</button>
-              <button type="button" className="btn btn-outline-secondary btn-sm" onClick={shut} data-signup-leave>{t('stop_leave')}</button>
+              <button type="button" className="btn btn-primary btn-sm" autoFocus onClick={() => setAsking(false)} data-signup-stay>
+                {t('stop_stay')}
+              </button>
+              <button type="button" className="btn btn-outline-secondary btn-sm" onClick={shut} data-signup-leave>
+                {t('stop_leave')}
+              </button>
             </div>
           </div>
         )}

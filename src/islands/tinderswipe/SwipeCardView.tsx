@@ -76,12 +76,20 @@ export default function SwipeCardView({ card, first, likeText, nopeText, agePlac
       />
       {/* Hidden by the stylesheet while the card rests: a `style` attribute in the server's HTML would be
           refused by the Content-Security-Policy (decision 015); while dragging React sets it through the DOM. */}
-      <span className="swipe-stamp swipe-stamp-like" style={dx > 0 ? { opacity: Math.min(1, dx / 80) } : undefined} aria-hidden="true">{likeText}</span>
-      <span className="swipe-stamp swipe-stamp-nope" style={dx < 0 ? { opacity: Math.min(1, -dx / 80) } : undefined} aria-hidden="true">{nopeText}</span>
+      <span className="swipe-stamp swipe-stamp-like" style={dx > 0 ? { opacity: Math.min(1, dx / 80) } : undefined} aria-hidden="true">
+        {likeText}
+      </span>
+      <span className="swipe-stamp swipe-stamp-nope" style={dx < 0 ? { opacity: Math.min(1, -dx / 80) } : undefined} aria-hidden="true">
+        {nopeText}
+      </span>
       <div className="swipe-info">
         <h2 className="swipe-name">{card.name}</h2>
         <p className="swipe-place">{agePlace}</p>
-        {card.fictional && <span className="badge lander-fictional" title={fictionalWarning} data-fictional>{fictionalLabel}</span>}
+        {card.fictional && (
+          <span className="badge lander-fictional" title={fictionalWarning} data-fictional>
+            {fictionalLabel}
+          </span>
+        )}
       </div>
     </article>
   );

@@ -64,19 +64,12 @@ export default function TinderSwipe({ cards, messages, signupHref, fictionalLabe
   const remaining = deck.index < cards.length;
   return (
     <div ref={rootRef} className="swipe" data-swipe data-swipe-ready={ready ? 'true' : undefined}>
-      <p id="swipe-help" className="swipe-help">{t('swipe.instructions')}</p>
+      <p id="swipe-help" className="swipe-help">
+        {t('swipe.instructions')}
+      </p>
       {card && !deck.inviting ? (
         <>
-          <div
-            ref={deckRef}
-            className="swipe-deck"
-            role="group"
-            aria-label={t('swipe.deck_label')}
-            aria-describedby="swipe-help"
-            tabIndex={0}
-            onKeyDown={onKeyDown}
-            data-swipe-deck
-          >
+          <div ref={deckRef} className="swipe-deck" role="group" aria-label={t('swipe.deck_label')} aria-describedby="swipe-help" tabIndex={0} onKeyDown={onKeyDown} data-swipe-deck>
             <SwipeCardView
               key={card.id}
               card={card}
@@ -91,29 +84,46 @@ export default function TinderSwipe({ cards, messages, signupHref, fictionalLabe
           </div>
           <div className="swipe-actions">
             <button type="button" className="btn btn-outline-dark swipe-nope" onClick={() => choose('nope')} aria-label={t('swipe.nope_label', { name: card.name })}>
-              <span aria-hidden="true">✕ </span>{t('swipe.nope')}
+              <span aria-hidden="true">✕ </span>
+              {t('swipe.nope')}
             </button>
             <button type="button" className="btn btn-primary swipe-like" onClick={() => choose('like')} aria-label={t('swipe.like_label', { name: card.name })}>
-              <span aria-hidden="true">♥ </span>{t('swipe.like')}
+              <span aria-hidden="true">♥ </span>
+              {t('swipe.like')}
             </button>
           </div>
         </>
       ) : (
         <section ref={inviteRef} className="swipe-invite" tabIndex={-1} aria-labelledby="swipe-invite-title" data-swipe-invite>
-          <h2 id="swipe-invite-title" className="h4">{t('swipe.invite_title')}</h2>
+          <h2 id="swipe-invite-title" className="h4">
+            {t('swipe.invite_title')}
+          </h2>
           <p>{t('swipe.invite_text')}</p>
           <p className="lander-disclosure" data-fictional-warning>
             <span className="badge lander-fictional">{fictionalLabel}</span> {fictionalWarning}
           </p>
-          <a className="btn btn-primary btn-lg lander-cta-button" href={signupHref} data-signup-entry>{t('swipe.cta')}</a>
+          <a className="btn btn-primary btn-lg lander-cta-button" href={signupHref} data-signup-entry>
+            {t('swipe.cta')}
+          </a>
           {remaining && (
             <p className="mt-2 mb-0">
-              <button type="button" className="btn btn-link" onClick={() => { movedFocus.current = true; setDeck((state) => keepSwiping(state, cards.length)); }}>{t('swipe.again')}</button>
+              <button
+                type="button"
+                className="btn btn-link"
+                onClick={() => {
+                  movedFocus.current = true;
+                  setDeck((state) => keepSwiping(state, cards.length));
+                }}
+              >
+                {t('swipe.again')}
+              </button>
             </p>
           )}
         </section>
       )}
-      <p className="visually-hidden" aria-live="polite">{said}</p>
+      <p className="visually-hidden" aria-live="polite">
+        {said}
+      </p>
     </div>
   );
 }

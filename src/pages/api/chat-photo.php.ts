@@ -20,12 +20,11 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   const parsed = chatPhotoFields.safeParse({ to: read.form.get('to'), client_id: read.form.get('client_id') });
   if (!parsed.success || parsed.data.to > MAX_ID) throw new ApiError('validation_failed');
   if (!read.file) throw new ApiError('photo_invalid');
-  const result = await sendChatPhoto(
-    await servicesFor(locals),
-    { siteId: locals.site.settings.id, userId: user.id, paidUser: user.paid_user },
-    pricesOf(locals.site.settings),
-    { to: parsed.data.to, clientId: parsed.data.client_id, body: read.file },
-  );
+  const result = await sendChatPhoto(await servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id, paidUser: user.paid_user }, pricesOf(locals.site.settings), {
+    to: parsed.data.to,
+    clientId: parsed.data.client_id,
+    body: read.file,
+  });
   if (result.type === 'refused') {
     if (result.reason === 'photo_invalid' || result.reason === 'photo_too_large' || result.reason === 'photo_limit_reached') throw new ApiError(result.reason);
     throw sendRefusal(result.reason, 'balance' in result ? result : undefined);

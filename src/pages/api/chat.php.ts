@@ -44,12 +44,13 @@ export const POST = endpoint(async ({ locals, request, url }) => {
   // A gift must be one of the catalogue; a gif is looked up at its provider and stored with its URL.
   const attachment = await resolveAttachment(locals.app.config, input.kind, input.attachment ?? null);
   if (attachment.type === 'invalid') throw new ApiError('validation_failed', { attachment: 'invalid_choice' });
-  const result = await sendMessage(
-    await servicesFor(locals),
-    { siteId: locals.site.settings.id, userId: user.id, paidUser: user.paid_user },
-    pricesOf(locals.site.settings),
-    { to: input.to, clientId: input.client_id, kind: input.kind, body: input.body, attachment: attachment.value },
-  );
+  const result = await sendMessage(await servicesFor(locals), { siteId: locals.site.settings.id, userId: user.id, paidUser: user.paid_user }, pricesOf(locals.site.settings), {
+    to: input.to,
+    clientId: input.client_id,
+    kind: input.kind,
+    body: input.body,
+    attachment: attachment.value,
+  });
   if (result.type === 'refused') throw sendRefusal(result.reason, result);
   return json({ message: messageJson(result.message), balance: result.balance, replayed: result.replayed } satisfies SentMessageAnswer, { status: result.replayed ? 200 : 201 });
 });

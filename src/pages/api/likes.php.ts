@@ -18,10 +18,7 @@ export const GET = endpoint(async ({ locals, url }) => {
   const user = requireMember(locals, url.pathname);
   const { type = 'received', after } = readQuery(url, likesQuery);
   const member = { siteId: locals.site.settings.id, userId: user.id };
-  const [page, liked] = await Promise.all([
-    listLikes(locals.app.db, member, { type, now: locals.app.clock.now(), after: parseCursor(after) }),
-    likedBy(locals.app.db, member),
-  ]);
+  const [page, liked] = await Promise.all([listLikes(locals.app.db, member, { type, now: locals.app.clock.now(), after: parseCursor(after) }), likedBy(locals.app.db, member)]);
   const prefix = locals.site.settings.cdn_prefix;
   return json({ type, profiles: page.cards.map((card) => likeCardJson(prefix, card)), next: page.next ? formatCursor(page.next) : null, liked_by: liked } satisfies LikesAnswer);
 });

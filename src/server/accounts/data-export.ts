@@ -26,7 +26,11 @@ export async function exportUserData(db: Db, site: Site, userId: number, now: Da
     db.select().from(photos).where(eq(photos.userId, userId)).orderBy(asc(photos.createdAt), asc(photos.id)),
     db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.createdAt)),
     db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(asc(creditLedger.createdAt), asc(creditLedger.id)),
-    db.select().from(mailOutbox).where(and(eq(mailOutbox.siteId, site.settings.id), or(eq(mailOutbox.userId, userId), sql`lower(${mailOutbox.toAddress}) = ${user.email.toLowerCase()}`))).orderBy(asc(mailOutbox.createdAt), asc(mailOutbox.id)),
+    db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.siteId, site.settings.id), or(eq(mailOutbox.userId, userId), sql`lower(${mailOutbox.toAddress}) = ${user.email.toLowerCase()}`)))
+      .orderBy(asc(mailOutbox.createdAt), asc(mailOutbox.id)),
     db.select().from(pageEvents).where(eq(pageEvents.userId, userId)).orderBy(asc(pageEvents.createdAt), asc(pageEvents.id)),
     db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).orderBy(asc(pushSubscriptions.createdAt)),
     db.select().from(payments).where(eq(payments.userId, userId)).orderBy(asc(payments.createdAt), asc(payments.id)),

@@ -62,7 +62,18 @@ async function member(options: { confirmed?: boolean } = {}) {
     })
     .returning({ id: users.id });
   const id = user!.id;
-  await database.db.insert(profiles).values({ userId: id, siteId: site.settings.id, name: `Leaver ${n}`, status: confirmed ? 'active' : 'disabled', gender: 'male', sexuality: 'hetero', birthDate: '1988-04-04', country: 'NL', about: 'I like walks', hairColour: 'brown' });
+  await database.db.insert(profiles).values({
+    userId: id,
+    siteId: site.settings.id,
+    name: `Leaver ${n}`,
+    status: confirmed ? 'active' : 'disabled',
+    gender: 'male',
+    sexuality: 'hetero',
+    birthDate: '1988-04-04',
+    country: 'NL',
+    about: 'I like walks',
+    hairColour: 'brown',
+  });
   const session = await createSession(database.db, clock, id, { ip: '203.0.113.9', userAgent: 'TestBrowser/1' });
   return { id, email, session };
 }
@@ -126,7 +137,10 @@ describe('deleting and reactivating', () => {
     expect(mail!.subject).toContain(site.settings.name);
     expect(mail!.text).toContain('14 days');
     expect(mail!.html).toContain('http://localhost:4321/account/reactivate?token=');
-    const [token] = await database.db.select().from(accountTokens).where(and(eq(accountTokens.userId, m.id), eq(accountTokens.kind, 'reactivation')));
+    const [token] = await database.db
+      .select()
+      .from(accountTokens)
+      .where(and(eq(accountTokens.userId, m.id), eq(accountTokens.kind, 'reactivation')));
     expect(token!.expiresAt.getTime() - clock.now().getTime()).toBe(DELETE_GRACE_MS);
     // A second delete of the same account does nothing more.
     expect(await deleteAccount(app, site, { userId: m.id, password: PASSWORD, origin: 'http://x' })).toEqual({ type: 'error', reason: 'not_found' });
@@ -191,7 +205,17 @@ describe('data export', () => {
     await database.db.insert(photos).values({ userId: m.id, filename: `exp${m.id}-main.webp`, thumbFilename: `exp${m.id}-thumb.webp`, status: 'inspection_pending', width: 480, height: 600 });
     await grant(database.db, { memberId: m.id, amount: 25, reason: 'signup_credits', reference: `signup:${m.id}`, at: clock.now() });
     await database.db.insert(pageEvents).values({ siteId: site.settings.id, userId: m.id, kind: 'hidden', path: '/members', durationMs: 1200 });
-    await app.mailer.send({ siteId: site.settings.id, userId: m.id, kind: 'activation', to: m.email, fromName: 'Site', fromAddress: 'noreply@example.com', subject: 'Confirm your address', text: 't', html: '<p>t</p>' });
+    await app.mailer.send({
+      siteId: site.settings.id,
+      userId: m.id,
+      kind: 'activation',
+      to: m.email,
+      fromName: 'Site',
+      fromAddress: 'noreply@example.com',
+      subject: 'Confirm your address',
+      text: 't',
+      html: '<p>t</p>',
+    });
 
     const data = await exportUserData(database.db, site, m.id, clock.now());
     expect(data).not.toBeNull();

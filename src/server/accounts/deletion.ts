@@ -20,10 +20,7 @@ import { consumeToken, issueToken, peekToken, revokeTokens } from './tokens';
 
 export { DELETE_GRACE_DAYS, DELETE_GRACE_MS, erasedEmail };
 
-export type DeleteResult =
-  | { type: 'ok' }
-  | { type: 'error'; reason: 'wrong_password' | 'not_found' }
-  | { type: 'error'; reason: 'too_many_attempts'; minutes: number };
+export type DeleteResult = { type: 'ok' } | { type: 'error'; reason: 'wrong_password' | 'not_found' } | { type: 'error'; reason: 'too_many_attempts'; minutes: number };
 
 export interface DeleteInput {
   userId: number;
@@ -69,9 +66,7 @@ export async function deleteAccount(app: MailDeps & { bus: EventBus }, site: Sit
   return { type: 'ok' };
 }
 
-export type ReactivationCheck =
-  | { type: 'ok'; userId: number; name: string }
-  | { type: 'error'; reason: 'invalid' | 'expired' | 'used' };
+export type ReactivationCheck = { type: 'ok'; userId: number; name: string } | { type: 'error'; reason: 'invalid' | 'expired' | 'used' };
 
 /** Whether a reactivation link can still restore its account (shown before the member confirms). */
 export async function checkReactivation(deps: { db: Db; clock: Clock }, token: string, siteId: number): Promise<ReactivationCheck> {
@@ -115,7 +110,10 @@ export async function reactivateAccount(
       .returning({ emailConfirmedAt: users.emailConfirmedAt });
     if (!user) return false;
     const confirmed = user.emailConfirmedAt !== null;
-    await tx.update(profiles).set({ status: confirmed ? 'active' : 'disabled' }).where(eq(profiles.userId, used.userId));
+    await tx
+      .update(profiles)
+      .set({ status: confirmed ? 'active' : 'disabled' })
+      .where(eq(profiles.userId, used.userId));
     return true;
   });
   if (!restored) return { type: 'error', reason: 'used' };

@@ -40,11 +40,19 @@ async function member(on: Site = site, status: 'active' | 'not_confirmed' = 'act
     .insert(users)
     .values({ siteId: on.settings.id, email, passwordHash: hash, status, language: 'en', emailConfirmedAt: status === 'active' ? clock.now() : null })
     .returning({ id: users.id });
-  await database.db.insert(profiles).values({ userId: user!.id, siteId: on.settings.id, name: `Member${counter}`, status: status === 'active' ? 'active' : 'disabled', gender: 'male', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
+  await database.db.insert(profiles).values({
+    userId: user!.id,
+    siteId: on.settings.id,
+    name: `Member${counter}`,
+    status: status === 'active' ? 'active' : 'disabled',
+    gender: 'male',
+    sexuality: 'hetero',
+    birthDate: '1990-01-01',
+    country: 'NL',
+  });
   return { id: user!.id, email };
 }
-const request = (userId: number, email: string, current_password = PASSWORD) =>
-  requestEmailChange(app(), { site, userId, origin: 'http://localhost:4321', form: { email, current_password } });
+const request = (userId: number, email: string, current_password = PASSWORD) => requestEmailChange(app(), { site, userId, origin: 'http://localhost:4321', form: { email, current_password } });
 const emailOf = async (id: number) => (await database.db.select().from(users).where(eq(users.id, id)))[0]!;
 const mailsTo = (to: string) => database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to));
 const tokenFrom = (text: string) => /\/mail-change\/do\?token=([\w-]+)/.exec(text)?.[1] ?? '';
@@ -61,7 +69,10 @@ describe('requesting an e-mail change', () => {
     expect(notice!.text).toContain('New.Address@Example.org');
     expect(notice!.text).not.toContain('/mail-change/do');
     expect((await emailOf(m.id)).email).toBe(m.email);
-    const [token] = await database.db.select().from(accountTokens).where(and(eq(accountTokens.userId, m.id), eq(accountTokens.kind, 'email_change')));
+    const [token] = await database.db
+      .select()
+      .from(accountTokens)
+      .where(and(eq(accountTokens.userId, m.id), eq(accountTokens.kind, 'email_change')));
     expect(token!.newEmail).toBe('New.Address@Example.org');
     expect(token!.expiresAt.getTime() - clock.now().getTime()).toBe(24 * HOUR);
     expect(await emailStatus(app(), m.id)).toEqual({ confirmed: true, pending: 'New.Address@Example.org' });
@@ -122,7 +133,10 @@ describe('confirming an e-mail change', () => {
     const [profile] = await database.db.select().from(profiles).where(eq(profiles.userId, m.id));
     expect(profile!.status).toBe('active');
     // The activation link of the old address is no longer usable; the change link is single use.
-    const [act] = await database.db.select().from(accountTokens).where(and(eq(accountTokens.userId, m.id), eq(accountTokens.kind, 'activation')));
+    const [act] = await database.db
+      .select()
+      .from(accountTokens)
+      .where(and(eq(accountTokens.userId, m.id), eq(accountTokens.kind, 'activation')));
     expect(act!.usedAt).not.toBeNull();
     expect(await confirmEmailChange(app(), token)).toEqual({ type: 'error', reason: 'used' });
     expect(await emailStatus(app(), m.id)).toEqual({ confirmed: true, pending: null });
@@ -142,7 +156,10 @@ describe('confirming an e-mail change', () => {
     const m = await member();
     await request(m.id, 'contested@example.org');
     const [mail] = await mailsTo('contested@example.org');
-    const [rival] = await database.db.insert(users).values({ siteId: site.settings.id, email: 'Contested@example.org', passwordHash: hash, status: 'active', language: 'en' }).returning({ id: users.id });
+    const [rival] = await database.db
+      .insert(users)
+      .values({ siteId: site.settings.id, email: 'Contested@example.org', passwordHash: hash, status: 'active', language: 'en' })
+      .returning({ id: users.id });
     expect(await confirmEmailChange(app(), tokenFrom(mail!.text))).toEqual({ type: 'error', reason: 'email_taken' });
     expect((await emailOf(m.id)).email).toBe(m.email);
     expect(await confirmEmailChange(app(), tokenFrom(mail!.text))).toEqual({ type: 'error', reason: 'used' });

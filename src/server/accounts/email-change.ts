@@ -46,10 +46,7 @@ async function emailTaken(db: Db, siteId: number, email: string, exceptUserId: n
 }
 
 /** Checks the request and mails the link to the new address and a notice to the old one. */
-export async function requestEmailChange(
-  app: MailDeps,
-  input: { site: Site; userId: number; origin: string; form: EmailChangeForm },
-): Promise<EmailChangeRequestResult> {
+export async function requestEmailChange(app: MailDeps, input: { site: Site; userId: number; origin: string; form: EmailChangeForm }): Promise<EmailChangeRequestResult> {
   const parsed = emailChangeSchema.safeParse(input.form);
   if (!parsed.success) return { type: 'error', reason: 'validation_failed', fields: { email: 'invalid_email' } };
   const { email: newEmail, current_password: password } = parsed.data;
@@ -83,9 +80,7 @@ export async function requestEmailChange(
   return { type: 'ok', newEmail };
 }
 
-export type EmailChangeConfirmResult =
-  | { type: 'ok'; userId: number; email: string }
-  | { type: 'error'; reason: 'invalid' | 'expired' | 'used' | 'email_taken' };
+export type EmailChangeConfirmResult = { type: 'ok'; userId: number; email: string } | { type: 'error'; reason: 'invalid' | 'expired' | 'used' | 'email_taken' };
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };

@@ -26,11 +26,7 @@ export const invitationRequestSchema = z.object({
 
 /** Stores the request once; `created` is false when the address had asked before. */
 export async function requestInvitation(db: Db, siteId: number, email: string): Promise<{ created: boolean }> {
-  const rows = await db
-    .insert(invitationRequests)
-    .values({ siteId, email })
-    .onConflictDoNothing()
-    .returning({ id: invitationRequests.id });
+  const rows = await db.insert(invitationRequests).values({ siteId, email }).onConflictDoNothing().returning({ id: invitationRequests.id });
   return { created: rows.length > 0 };
 }
 
@@ -58,7 +54,12 @@ export interface InvitationRow {
 export async function listInvitations(db: Db, siteId: number, now: Date, limit = 200): Promise<InvitationRow[]> {
   const [requests, sent, members] = await Promise.all([
     db.select().from(invitationRequests).where(eq(invitationRequests.siteId, siteId)).orderBy(desc(invitationRequests.createdAt)).limit(limit),
-    db.select().from(invitations).where(eq(invitations.siteId, siteId)).orderBy(desc(invitations.createdAt)).limit(limit * 2),
+    db
+      .select()
+      .from(invitations)
+      .where(eq(invitations.siteId, siteId))
+      .orderBy(desc(invitations.createdAt))
+      .limit(limit * 2),
     db
       .select({ email: sql<string>`lower(${users.email})` })
       .from(users)
@@ -101,13 +102,30 @@ export async function sendInvitation(
   if (!parsed.success) return { type: 'invalid', error: 'invalid_email' };
   const email = parsed.data.email;
   const siteId = input.site.settings.id;
-  const [member] = await deps.db.select({ id: users.id }).from(users).where(and(eq(users.siteId, siteId), sql`lower(${users.email}) = ${email}`)).limit(1);
+  const [member] = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.siteId, siteId), sql`lower(${users.email}) = ${email}`))
+    .limit(1);
   if (member) return { type: 'invalid', error: 'already_member' };
-  const [request] = await deps.db.select({ id: invitationRequests.id }).from(invitationRequests).where(and(eq(invitationRequests.siteId, siteId), sql`lower(${invitationRequests.email}) = ${email}`)).limit(1);
+  const [request] = await deps.db
+    .select({ id: invitationRequests.id })
+    .from(invitationRequests)
+    .where(and(eq(invitationRequests.siteId, siteId), sql`lower(${invitationRequests.email}) = ${email}`))
+    .limit(1);
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    await tx.insert(invitations).values({ siteId, email, tokenHash: hashToken(token), requestId: request?.id ?? null, staffId: input.staffId, language: input.language, createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_DAYS * DAY_MS) });
+    await tx.insert(invitations).values({
+      siteId,
+      email,
+      tokenHash: hashToken(token),
+      requestId: request?.id ?? null,
+      staffId: input.staffId,
+      language: input.language,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITATION_DAYS * DAY_MS),
+    });
     await audit(tx, { staffId: input.staffId, action: 'invitation.sent', targetType: 'site', targetId: siteId, after: { email, request: request?.id ?? null } }, now);
   });
   const t = createTranslator(input.language);
@@ -119,7 +137,17 @@ export async function sendInvitation(
     button: { label: t('mail:invitation.button', values), url: `${input.origin}/signup?invitation=${token}` },
     footer: t('mail:footer', { ...values, name: email }),
   });
-  await deps.mailer.send({ siteId, userId: null, kind: 'invitation', to: email, ...siteSender(input.site), replyTo: input.site.settings.support_email, subject: t('mail:invitation.subject', values), text, html });
+  await deps.mailer.send({
+    siteId,
+    userId: null,
+    kind: 'invitation',
+    to: email,
+    ...siteSender(input.site),
+    replyTo: input.site.settings.support_email,
+    subject: t('mail:invitation.subject', values),
+    text,
+    html,
+  });
   return { type: 'sent', email };
 }
 
@@ -128,7 +156,11 @@ export type InvitationCheck = { type: 'ok'; id: number; email: string } | { type
 /** Whether `token` is a good invitation to `siteId` now (the signup page and the signup itself ask). */
 export async function checkInvitation(db: Pick<Db, 'select'>, siteId: number, token: string, now: Date): Promise<InvitationCheck> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return { type: 'error', reason: 'invalid' };
-  const [row] = await db.select().from(invitations).where(and(eq(invitations.tokenHash, hashToken(token)), eq(invitations.siteId, siteId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.tokenHash, hashToken(token)), eq(invitations.siteId, siteId)))
+    .limit(1);
   if (!row) return { type: 'error', reason: 'invalid' };
   if (row.usedAt) return { type: 'error', reason: 'used' };
   if (row.expiresAt.getTime() <= now.getTime()) return { type: 'error', reason: 'expired' };

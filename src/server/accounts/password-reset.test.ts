@@ -66,7 +66,13 @@ async function requestLink(email: string) {
 const answer = (result: ResetRequestResult) => (result.type === 'accepted' ? { type: 'accepted' } : result);
 const ask = (email: string, ip?: string) => requestPasswordReset(app(), { site, email, origin: 'http://x', ...(ip ? { ip } : {}) });
 const mailsTo = async (to: string) => (await database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to))).length;
-const tokenCount = async (userId: number) => (await database.db.select().from(accountTokens).where(and(eq(accountTokens.userId, userId), eq(accountTokens.kind, 'password_reset')))).length;
+const tokenCount = async (userId: number) =>
+  (
+    await database.db
+      .select()
+      .from(accountTokens)
+      .where(and(eq(accountTokens.userId, userId), eq(accountTokens.kind, 'password_reset')))
+  ).length;
 const passwordHashOf = async (userId: number) => (await database.db.select({ h: users.passwordHash }).from(users).where(eq(users.id, userId)))[0]!.h!;
 
 describe('requesting a reset', () => {
@@ -266,7 +272,12 @@ describe('performing a reset', () => {
     expect(await activeBlock(app(), [accountKey(m.id)])).not.toBeNull();
     const { token } = await requestLink(m.email);
     expect((await resetPassword(app(), { token, password: 'a-brand-new-secret', password_repeat: 'a-brand-new-secret' })).type).toBe('ok');
-    expect(await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, accountKey(m.id)))).toHaveLength(0);
+    expect(
+      await database.db
+        .select()
+        .from(loginThrottle)
+        .where(eq(loginThrottle.key, accountKey(m.id))),
+    ).toHaveLength(0);
     expect((await login(app(), { email: m.email, password: 'a-brand-new-secret', siteId: site.settings.id, ip: '198.51.100.3' })).type).toBe('ok');
   });
 });

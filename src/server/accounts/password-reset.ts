@@ -43,15 +43,11 @@ export const resetAddressKey = (siteId: number, email: string) => `reset-email:$
 export const resetIpKey = (ip: string) => `reset-ip:${ip}`;
 
 /** What became of an accepted request, known only to the background task (and to tests). */
-export type ResetDelivery =
-  | { type: 'mailed'; mailId: number }
-  | { type: 'skipped'; reason: 'no_account' | 'daily_limit' }
-  | { type: 'failed' };
+export type ResetDelivery = { type: 'mailed'; mailId: number } | { type: 'skipped'; reason: 'no_account' | 'daily_limit' } | { type: 'failed' };
 
 export type ResetRequestResult =
   /** The same for every well-formed address; `delivery` settles after the answer has gone out. */
-  | { type: 'accepted'; delivery: Promise<ResetDelivery> }
-  | { type: 'error'; reason: 'invalid_email' | 'too_many_password_resets' };
+  { type: 'accepted'; delivery: Promise<ResetDelivery> } | { type: 'error'; reason: 'invalid_email' | 'too_many_password_resets' };
 
 export type ResetRequestDeps = MailDeps & { background: BackgroundTasks };
 
@@ -60,18 +56,12 @@ export type ResetRequestDeps = MailDeps & { background: BackgroundTasks };
  * past the per-IP or per-address limit; the mail (when there is an account) is sent in the background,
  * after `responseDone` (the request's answer has gone out).
  */
-export async function requestPasswordReset(
-  app: ResetRequestDeps,
-  input: { site: Site; email: string; origin: string; ip?: string | null; responseDone?: Promise<void> },
-): Promise<ResetRequestResult> {
+export async function requestPasswordReset(app: ResetRequestDeps, input: { site: Site; email: string; origin: string; ip?: string | null; responseDone?: Promise<void> }): Promise<ResetRequestResult> {
   const email = input.email.trim();
   if (!isValidEmail(email)) return { type: 'error', reason: 'invalid_email' };
   const siteId = input.site.settings.id;
   // The IP first: a client over its own limit cannot use up an address's requests as well.
-  const refused = await consumeAllowance(app, [
-    ...(input.ip ? [{ key: resetIpKey(input.ip), rule: RESET_IP_RULE }] : []),
-    { key: resetAddressKey(siteId, email), rule: RESET_ADDRESS_RULE },
-  ]);
+  const refused = await consumeAllowance(app, [...(input.ip ? [{ key: resetIpKey(input.ip), rule: RESET_IP_RULE }] : []), { key: resetAddressKey(siteId, email), rule: RESET_ADDRESS_RULE }]);
   if (refused) return { type: 'error', reason: 'too_many_password_resets' };
   const delivery = app.background
     .run('password-reset-mail', () => deliverPasswordReset(app, { site: input.site, email, origin: input.origin }), input.responseDone)
@@ -138,11 +128,7 @@ export type ResetResult =
  * success uses the link, stores the new argon2 hash, revokes the other reset links, ends every session
  * of the member, clears the account's failed logins and creates a session and a device cookie for this browser.
  */
-export async function resetPassword(
-  deps: { db: Db; clock: Clock; devices: DeviceCookies },
-  form: ResetForm,
-  meta: { ip?: string | null; userAgent?: string | null } = {},
-): Promise<ResetResult> {
+export async function resetPassword(deps: { db: Db; clock: Clock; devices: DeviceCookies }, form: ResetForm, meta: { ip?: string | null; userAgent?: string | null } = {}): Promise<ResetResult> {
   const link = await peekToken(deps.db, deps.clock, form.token, 'password_reset');
   if (link.type === 'error') return { type: 'error', reason: 'reset_link_expired' };
   const [member] = await deps.db.select({ email: users.email, status: users.status }).from(users).where(eq(users.id, link.userId)).limit(1);

@@ -87,7 +87,11 @@ describe('password change', () => {
     const id = await member();
     const here = await createSession(database.db, clock, id);
     const elsewhere = await createSession(database.db, clock, id);
-    const result = await changePassword(deps(), { userId: id, keepSessionId: here.session.id, form: { current_password: PASSWORD, password: 'a-fresh-secret-1', password_repeat: 'a-fresh-secret-1' } });
+    const result = await changePassword(deps(), {
+      userId: id,
+      keepSessionId: here.session.id,
+      form: { current_password: PASSWORD, password: 'a-fresh-secret-1', password_repeat: 'a-fresh-secret-1' },
+    });
     expect(result).toEqual({ type: 'ok' });
     expect(await verifyPassword((await row(id)).passwordHash!, 'a-fresh-secret-1')).toBe(true);
     expect(await loadSessionMember(database.db, clock, here.token, siteId)).not.toBeNull();
@@ -97,7 +101,8 @@ describe('password change', () => {
   it('SET-01 a wrong current password, different repeat or a weak password change nothing', async () => {
     const id = await member();
     const other = await createSession(database.db, clock, id);
-    const change = (current_password: string, password: string, password_repeat: string) => changePassword(deps(), { userId: id, keepSessionId: null, form: { current_password, password, password_repeat } });
+    const change = (current_password: string, password: string, password_repeat: string) =>
+      changePassword(deps(), { userId: id, keepSessionId: null, form: { current_password, password, password_repeat } });
     expect(await change('wrong', 'a-fresh-secret-1', 'a-fresh-secret-1')).toEqual({ type: 'error', reason: 'validation_failed', fields: { current_password: 'wrong_password' } });
     expect(await change(PASSWORD, 'a-fresh-secret-1', 'a-fresh-secret-2')).toEqual({ type: 'error', reason: 'validation_failed', fields: { password_repeat: 'passwords_differ' } });
     expect(await change(PASSWORD, 'short', 'short')).toMatchObject({ fields: { password: 'password_too_short' } });
@@ -112,14 +117,18 @@ describe('password change', () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => checkCurrentPassword(deps(), me!, 'wrong')));
     expect(results.filter((r) => r.type === 'wrong')).toHaveLength(4);
     expect(results.filter((r) => r.type === 'blocked')).toHaveLength(16);
-    const [row] = await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, passwordCheckKey(id)));
+    const [row] = await database.db
+      .select()
+      .from(loginThrottle)
+      .where(eq(loginThrottle.key, passwordCheckKey(id)));
     expect(row?.failures).toBe(5);
     expect(await checkCurrentPassword(deps(), me!, PASSWORD)).toMatchObject({ type: 'blocked' });
   });
 
   it('SET-01 wrong current passwords are throttled per member', async () => {
     const id = await member();
-    const change = (current_password: string) => changePassword(deps(), { userId: id, keepSessionId: null, form: { current_password, password: 'a-fresh-secret-1', password_repeat: 'a-fresh-secret-1' } });
+    const change = (current_password: string) =>
+      changePassword(deps(), { userId: id, keepSessionId: null, form: { current_password, password: 'a-fresh-secret-1', password_repeat: 'a-fresh-secret-1' } });
     for (let i = 0; i < 4; i++) await change('wrong');
     expect(await change('wrong')).toEqual({ type: 'error', reason: 'too_many_attempts', minutes: 15 });
     expect(await change(PASSWORD)).toMatchObject({ reason: 'too_many_attempts' });

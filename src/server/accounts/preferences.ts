@@ -18,16 +18,7 @@ import { checkPassword, type PasswordProblem } from './rules';
 type Deps = { db: Db; clock: Clock };
 
 /** SET-02: the notification preferences, in the order the screen shows them. */
-export const NOTIFICATION_KEYS = [
-  'new_conversations',
-  'new_messages',
-  'like_received',
-  'unread_message_reminders',
-  'promotions',
-  'weekly_updates',
-  'news',
-  'reminders',
-] as const;
+export const NOTIFICATION_KEYS = ['new_conversations', 'new_messages', 'like_received', 'unread_message_reminders', 'promotions', 'weekly_updates', 'news', 'reminders'] as const;
 export type NotificationKey = (typeof NOTIFICATION_KEYS)[number];
 
 export function isNotificationKey(value: string): value is NotificationKey {

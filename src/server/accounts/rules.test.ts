@@ -30,7 +30,19 @@ describe('signup rules', () => {
   });
 
   /** The word for "adults" in each language's under-age message. */
-  const ADULTS: Record<Language, string> = { en: 'adults', nl: 'volwassenen', de: 'Erwachsene', fr: 'adultes', es: 'adultos', it: 'adulti', pl: 'dorosłych', da: 'voksne', fi: 'aikuisille', nb: 'voksne', sv: 'vuxna' };
+  const ADULTS: Record<Language, string> = {
+    en: 'adults',
+    nl: 'volwassenen',
+    de: 'Erwachsene',
+    fr: 'adultes',
+    es: 'adultos',
+    it: 'adulti',
+    pl: 'dorosłych',
+    da: 'voksne',
+    fi: 'aikuisille',
+    nb: 'voksne',
+    sv: 'vuxna',
+  };
 
   it.each(LANGUAGES)('SIGN-04 in %s the under-age message names the site’s minimum age and says the site is for adults', (lang) => {
     const t = createTranslator(lang);

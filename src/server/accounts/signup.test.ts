@@ -22,7 +22,15 @@ beforeAll(async () => {
 afterAll(() => kit?.close());
 
 const ctx = (over: Partial<SignupContext> = {}): SignupContext => ({ db: database.db, clock, settings: site.settings, language: 'nl', country: 'NL', tracking: null, ...over });
-const input = (email: string, over: Record<string, unknown> = {}) => ({ email, name: 'Lotte', password: 'zonnige-dinsdag-42', date_of_birth: '1995-04-12', gender: 'female' as const, looking_for: 'male' as const, ...over });
+const input = (email: string, over: Record<string, unknown> = {}) => ({
+  email,
+  name: 'Lotte',
+  password: 'zonnige-dinsdag-42',
+  date_of_birth: '1995-04-12',
+  gender: 'female' as const,
+  looking_for: 'male' as const,
+  ...over,
+});
 const count = async (table: typeof users | typeof profiles) => (await database.db.select({ n: sql<number>`count(*)::int` }).from(table))[0]!.n;
 
 describe('signup', () => {
@@ -44,14 +52,21 @@ describe('signup', () => {
 
   it('CLI-04 the stored tracking record is attached to the member', async () => {
     const result = await signup(ctx({ tracking: { ref: 'summer' } }), input('tracked@example.com'));
-    const [user] = await database.db.select({ tracking: users.tracking }).from(users).where(eq(users.id, (result as { userId: number }).userId));
+    const [user] = await database.db
+      .select({ tracking: users.tracking })
+      .from(users)
+      .where(eq(users.id, (result as { userId: number }).userId));
     expect(user?.tracking).toEqual({ ref: 'summer' });
   });
 
   it('SIGN-05 bad fields are all reported at once and nothing is stored', async () => {
     const before = [await count(users), await count(profiles)];
     const result = await signup(ctx(), { email: 'lotte@gmial', name: '@lotte', password: '123', date_of_birth: '2015-01-01', gender: 'female', looking_for: 'male' });
-    expect(result).toMatchObject({ type: 'error', reason: 'validation_failed', fields: { email: 'invalid_email', name: 'signup_name_starts_with_at', password: 'password_too_short', date_of_birth: 'date_of_birth_min_age' } });
+    expect(result).toMatchObject({
+      type: 'error',
+      reason: 'validation_failed',
+      fields: { email: 'invalid_email', name: 'signup_name_starts_with_at', password: 'password_too_short', date_of_birth: 'date_of_birth_min_age' },
+    });
     expect([await count(users), await count(profiles)]).toEqual(before);
   });
 

@@ -18,13 +18,7 @@ export const TOKEN_TTL_MS: Record<AccountTokenKind, number> = {
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Creates a token for `userId` and returns the secret to put in the link. */
-export async function issueToken(
-  db: Db,
-  clock: Clock,
-  userId: number,
-  kind: AccountTokenKind,
-  options: { newEmail?: string; ttlMs?: number } = {},
-): Promise<string> {
+export async function issueToken(db: Db, clock: Clock, userId: number, kind: AccountTokenKind, options: { newEmail?: string; ttlMs?: number } = {}): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db.insert(accountTokens).values({
     userId,
@@ -37,9 +31,7 @@ export async function issueToken(
   return token;
 }
 
-export type ConsumeResult =
-  | { type: 'ok'; userId: number; newEmail: string | null }
-  | { type: 'error'; reason: 'invalid' | 'expired' | 'used' };
+export type ConsumeResult = { type: 'ok'; userId: number; newEmail: string | null } | { type: 'error'; reason: 'invalid' | 'expired' | 'used' };
 
 /**
  * Uses a token once: a conditional update marks it used, so two clicks at the same moment cannot both
@@ -48,7 +40,11 @@ export type ConsumeResult =
 export async function consumeToken(db: Db, clock: Clock, token: string, kind: AccountTokenKind): Promise<ConsumeResult> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return { type: 'error', reason: 'invalid' };
   const hash = hashToken(token);
-  const [row] = await db.select().from(accountTokens).where(and(eq(accountTokens.tokenHash, hash), eq(accountTokens.kind, kind))).limit(1);
+  const [row] = await db
+    .select()
+    .from(accountTokens)
+    .where(and(eq(accountTokens.tokenHash, hash), eq(accountTokens.kind, kind)))
+    .limit(1);
   if (!row) return { type: 'error', reason: 'invalid' };
   if (row.usedAt) return { type: 'error', reason: 'used' };
   if (row.expiresAt.getTime() <= clock.now().getTime()) return { type: 'error', reason: 'expired' };
@@ -64,7 +60,11 @@ export async function consumeToken(db: Db, clock: Clock, token: string, kind: Ac
 /** Checks a token without using it (e.g. to show the reset form only for a live link). */
 export async function peekToken(db: Db, clock: Clock, token: string, kind: AccountTokenKind): Promise<ConsumeResult> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return { type: 'error', reason: 'invalid' };
-  const [row] = await db.select().from(accountTokens).where(and(eq(accountTokens.tokenHash, hashToken(token)), eq(accountTokens.kind, kind))).limit(1);
+  const [row] = await db
+    .select()
+    .from(accountTokens)
+    .where(and(eq(accountTokens.tokenHash, hashToken(token)), eq(accountTokens.kind, kind)))
+    .limit(1);
   if (!row) return { type: 'error', reason: 'invalid' };
   if (row.usedAt) return { type: 'error', reason: 'used' };
   if (row.expiresAt.getTime() <= clock.now().getTime()) return { type: 'error', reason: 'expired' };

@@ -14,10 +14,7 @@ import type { Site } from '../sites/directory';
 
 export const ACTIVATION_RESEND_INTERVAL_MS = 10 * 60 * 1000;
 
-export type ResendResult =
-  | { type: 'ok' }
-  | { type: 'error'; reason: 'already_confirmed' | 'mail_failed' }
-  | { type: 'error'; reason: 'too_soon'; minutes: number };
+export type ResendResult = { type: 'ok' } | { type: 'error'; reason: 'already_confirmed' | 'mail_failed' } | { type: 'error'; reason: 'too_soon'; minutes: number };
 
 const throttleKey = (userId: number) => `activation_mail:${userId}`;
 
@@ -46,7 +43,11 @@ export async function resendActivationMail(app: MailDeps, site: Site, userId: nu
     })
     .returning({ key: loginThrottle.key });
   if (admitted.length === 0) {
-    const [row] = await app.db.select({ windowStart: loginThrottle.windowStart }).from(loginThrottle).where(eq(loginThrottle.key, throttleKey(userId))).limit(1);
+    const [row] = await app.db
+      .select({ windowStart: loginThrottle.windowStart })
+      .from(loginThrottle)
+      .where(eq(loginThrottle.key, throttleKey(userId)))
+      .limit(1);
     return { type: 'error', reason: 'too_soon', minutes: minutesLeft(row?.windowStart ?? now, now) };
   }
   const sent = await sendActivationMail(app, site, userId, origin);

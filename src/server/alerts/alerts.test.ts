@@ -116,7 +116,10 @@ describe('with a database', () => {
   afterAll(() => kit?.close());
 
   const newMember = async (email: string) => {
-    const result = await signup({ db: database.db, clock, settings: site.settings, language: 'en', country: 'NL', tracking: null }, { email, name: 'Iris', password: 'zonnige-dinsdag-42', date_of_birth: '1994-02-03', gender: 'female', looking_for: 'male' });
+    const result = await signup(
+      { db: database.db, clock, settings: site.settings, language: 'en', country: 'NL', tracking: null },
+      { email, name: 'Iris', password: 'zonnige-dinsdag-42', date_of_birth: '1994-02-03', gender: 'female', looking_for: 'male' },
+    );
     if (result.type !== 'ok') throw new Error(JSON.stringify(result));
     return result.userId;
   };
@@ -131,7 +134,10 @@ describe('with a database', () => {
 
   it('ALR-04 dismissing the disabled-notifications alert remembers the list it was dismissed for', async () => {
     const id = await newMember('list@example.com');
-    await database.db.update(users).set({ notificationsDisabled: ['promotions', 'news', 'like_received'] }).where(eq(users.id, id));
+    await database.db
+      .update(users)
+      .set({ notificationsDisabled: ['promotions', 'news', 'like_received'] })
+      .where(eq(users.id, id));
     const dismissals = await dismissAlert(database.db, id, 'notifications_disabled', NOW);
     expect(dismissals).toEqual({ notifications_disabled: NOW.toISOString(), notifications_disabled_list: 'like_received,news,promotions' });
     expect(isDismissed(dismissals, 'notifications_disabled', NOW, ['news', 'promotions', 'like_received'])).toBe(true);

@@ -129,7 +129,10 @@ describe('device cookies', () => {
     expect(ok.type).toBe('ok');
     if (ok.type !== 'ok') return;
     for (let i = 0; i < 4; i++) expect(await attempt(owner.email, 'typo', '198.51.100.15', ok.deviceCookie)).toEqual({ type: 'error', reason: 'invalid_credentials' });
-    const rows = await kit.db.select().from(loginThrottle).where(eq(loginThrottle.key, accountKey(owner.id)));
+    const rows = await kit.db
+      .select()
+      .from(loginThrottle)
+      .where(eq(loginThrottle.key, accountKey(owner.id)));
     expect(rows).toHaveLength(0);
   });
 

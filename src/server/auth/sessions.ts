@@ -31,12 +31,7 @@ export interface CreatedSession {
   session: SessionRecord;
 }
 
-export async function createSession(
-  db: Db,
-  clock: Clock,
-  userId: number,
-  meta: { ip?: string | null; userAgent?: string | null } = {},
-): Promise<CreatedSession> {
+export async function createSession(db: Db, clock: Clock, userId: number, meta: { ip?: string | null; userAgent?: string | null } = {}): Promise<CreatedSession> {
   const token = newSessionToken();
   const session = { id: sessionIdFromToken(token), userId, expiresAt: new Date(clock.now().getTime() + SESSION_TTL_MS) };
   await db.insert(sessions).values({ ...session, ip: meta.ip ?? null, userAgent: meta.userAgent?.slice(0, 300) ?? null, createdAt: clock.now() });
@@ -92,7 +87,5 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
 
 /** Ends every session of a member, optionally keeping the one in use (password change, reset). */
 export async function revokeUserSessions(db: Db, userId: number, keepSessionId?: string): Promise<void> {
-  await db
-    .delete(sessions)
-    .where(keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId));
+  await db.delete(sessions).where(keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId));
 }

@@ -34,8 +34,7 @@ beforeEach(async () => {
   clock.advance(24 * 3600 * 1000);
 });
 
-const attempt = (password: string, ip: string | null = '198.51.100.1', email = DEMO_ACCOUNTS.free.email) =>
-  login(deps(), { email, password, siteId, ip });
+const attempt = (password: string, ip: string | null = '198.51.100.1', email = DEMO_ACCOUNTS.free.email) => login(deps(), { email, password, siteId, ip });
 
 describe('throttle counters', () => {
   it('AUTH-03 failures within the window count up; the limit starts a block of the set length', async () => {
@@ -93,7 +92,7 @@ describe('throttle counters', () => {
 });
 
 describe.each(await databaseKinds())('tries taken before the check on %s', (kind) => {
-  it('SEC-19 20 tries racing on one key: the limit\'s worth are taken (the last starts the block), the rest refused uncounted; giving back the last lifts its block', async () => {
+  it("SEC-19 20 tries racing on one key: the limit's worth are taken (the last starts the block), the rest refused uncounted; giving back the last lifts its block", async () => {
     const test = await createTestDatabase(kind);
     const own = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});
     try {
@@ -140,7 +139,10 @@ describe('login throttling', () => {
     for (let i = 0; i < 4; i++) await attempt('wrong');
     expect(await attempt(DEMO_ACCOUNTS.free.password)).toMatchObject({ type: 'ok' });
     for (let i = 0; i < 4; i++) expect(await attempt('wrong')).toMatchObject({ reason: 'invalid_credentials' });
-    const [row] = await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, accountKey(freeId)));
+    const [row] = await database.db
+      .select()
+      .from(loginThrottle)
+      .where(eq(loginThrottle.key, accountKey(freeId)));
     expect(row?.failures).toBe(4);
   });
 
@@ -184,19 +186,28 @@ describe('login throttling', () => {
     // Four were checked and wrong, the fifth was checked and started the block; fifteen were refused unchecked.
     expect(results.filter((r) => r.type === 'error' && r.reason === 'invalid_credentials')).toHaveLength(4);
     expect(results.filter((r) => r.type === 'error' && r.reason === 'too_many_attempts')).toHaveLength(16);
-    const [row] = await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, accountKey(freeId)));
+    const [row] = await database.db
+      .select()
+      .from(loginThrottle)
+      .where(eq(loginThrottle.key, accountKey(freeId)));
     expect(row?.failures).toBe(5);
     // Only the five checked attempts counted on their addresses.
-    const counted = await database.db.select().from(loginThrottle).where(inArray(loginThrottle.key, ips.map(ipKey)));
+    const counted = await database.db
+      .select()
+      .from(loginThrottle)
+      .where(inArray(loginThrottle.key, ips.map(ipKey)));
     expect(counted.map((r) => r.failures)).toEqual([1, 1, 1, 1, 1]);
     expect(await attempt(DEMO_ACCOUNTS.free.password, '198.51.100.99')).toMatchObject({ reason: 'too_many_attempts', minutes: 15 });
   });
 
-  it('SEC-19 a right password does not count on its address, even when its try reached the address\'s limit', async () => {
+  it("SEC-19 a right password does not count on its address, even when its try reached the address's limit", async () => {
     const ip = '192.0.2.40';
     for (let i = 0; i < IP_RULE.limit - 1; i++) await attempt('wrong', ip, `nobody-${i}@example.com`);
     expect(await attempt(DEMO_ACCOUNTS.free.password, ip)).toMatchObject({ type: 'ok' });
-    const [row] = await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, ipKey(ip)));
+    const [row] = await database.db
+      .select()
+      .from(loginThrottle)
+      .where(eq(loginThrottle.key, ipKey(ip)));
     expect([row?.failures, row?.blockedUntil]).toEqual([IP_RULE.limit - 1, null]);
     expect(await attempt('wrong', ip, 'nobody-last@example.com')).toEqual({ type: 'error', reason: 'too_many_attempts', minutes: 15 });
   });
@@ -204,13 +215,21 @@ describe('login throttling', () => {
   it('AUTH-03 without an IP only the account is counted', async () => {
     for (let i = 0; i < 5; i++) await attempt('wrong', null);
     expect(await activeBlock(deps(), [accountKey(freeId)])).not.toBeNull();
-    expect(await database.db.select().from(loginThrottle).where(eq(loginThrottle.key, ipKey('198.51.100.1')))).toHaveLength(0);
+    expect(
+      await database.db
+        .select()
+        .from(loginThrottle)
+        .where(eq(loginThrottle.key, ipKey('198.51.100.1'))),
+    ).toHaveLength(0);
   });
 });
 
 describe('deleted accounts', () => {
   it('DEL-01 a deleted account within 14 days with the right password answers account_deletion_pending; afterwards invalid_credentials', async () => {
-    const [row] = await database.db.select().from(users).where(and(eq(users.email, DEMO_ACCOUNTS.premium.email), eq(users.siteId, siteId)));
+    const [row] = await database.db
+      .select()
+      .from(users)
+      .where(and(eq(users.email, DEMO_ACCOUNTS.premium.email), eq(users.siteId, siteId)));
     await database.db.update(users).set({ status: 'deleted', deletedAt: clock.now() }).where(eq(users.id, row!.id));
     try {
       const premium = (password: string) => login(deps(), { email: DEMO_ACCOUNTS.premium.email, password, siteId, ip: '198.51.100.5' });

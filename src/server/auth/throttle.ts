@@ -235,7 +235,10 @@ export function untrustedStaffKeys(address: string, ip: string | null): LoginKey
 
 /** The block that refuses this login attempt, if any (the longest on its keys). */
 export function loginBlock(deps: Deps, keys: LoginKeys): Promise<Block | null> {
-  return activeBlock(deps, keys.counters.map((c) => c.key));
+  return activeBlock(
+    deps,
+    keys.counters.map((c) => c.key),
+  );
 }
 
 /** A login attempt's tries, one per key, or the block that refuses it (the longest on its keys; nothing counted). */
@@ -282,7 +285,10 @@ export interface Allowance {
  * race each other. Returns null when allowed, else the block that refuses it.
  */
 export async function consumeAllowance(deps: Deps, allowances: Allowance[]): Promise<Block | null> {
-  const running = await activeBlock(deps, allowances.map((a) => a.key));
+  const running = await activeBlock(
+    deps,
+    allowances.map((a) => a.key),
+  );
   if (running) return running;
   for (const { key, rule } of allowances) {
     const counted = await recordFailure(deps, key, rule);

@@ -35,7 +35,11 @@ async function partnerFor(db: Db, memberId: number): Promise<ChatPartner | null>
   return row ? { id: row.id, name: row.name, fictional: row.fictional, thumb: row.thumb, image: row.image, confirmed: row.status === 'active' } : null;
 }
 
-export async function loadChatScreen(deps: { db: Db; bus: EventBus }, member: { siteId: number; userId: number; paidUser: boolean }, target: { conversationId: number } | { memberId: number }): Promise<ChatScreen> {
+export async function loadChatScreen(
+  deps: { db: Db; bus: EventBus },
+  member: { siteId: number; userId: number; paidUser: boolean },
+  target: { conversationId: number } | { memberId: number },
+): Promise<ChatScreen> {
   const { db } = deps;
   let view: ConversationView | null;
   let partner: ChatPartner | null;

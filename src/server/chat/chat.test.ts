@@ -58,11 +58,21 @@ async function fixture(kind: 'pglite' | 'postgres'): Promise<Fixture> {
 }
 
 let serial = 0;
-async function member(f: Fixture, options: { credits?: number; paid?: boolean; status?: 'active' | 'not_confirmed'; invisible?: boolean } = {}): Promise<{ id: number; sender: { siteId: number; userId: number; paidUser: boolean } }> {
+async function member(
+  f: Fixture,
+  options: { credits?: number; paid?: boolean; status?: 'active' | 'not_confirmed'; invisible?: boolean } = {},
+): Promise<{ id: number; sender: { siteId: number; userId: number; paidUser: boolean } }> {
   serial++;
   const [row] = await f.db
     .insert(users)
-    .values({ siteId: f.siteId, email: `chat-${serial}-${Math.random().toString(36).slice(2)}@example.com`, language: 'nl', status: options.status ?? 'active', paidUser: options.paid ?? false, invisible: options.invisible ?? false })
+    .values({
+      siteId: f.siteId,
+      email: `chat-${serial}-${Math.random().toString(36).slice(2)}@example.com`,
+      language: 'nl',
+      status: options.status ?? 'active',
+      paidUser: options.paid ?? false,
+      invisible: options.invisible ?? false,
+    })
     .returning({ id: users.id });
   const id = row!.id;
   await f.db.insert(profiles).values({ userId: id, siteId: f.siteId, name: `Lid ${serial}`, gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
@@ -167,7 +177,12 @@ describe('chat on PGlite', () => {
     await f.db.insert(blocks).values({ blockerId: b.id, blockedId: a.id });
     expect(await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'nog?'))).toEqual({ type: 'refused', reason: 'member_not_found' });
     expect(await sendMessage(f.deps, b.sender, PRICES, text(a.id, 'nog?'))).toEqual({ type: 'refused', reason: 'member_not_found' });
-    const conversation = (await f.db.select({ id: messages.conversationId }).from(messages).where(and(eq(messages.senderId, a.id), eq(messages.recipientId, b.id))))[0]!.id;
+    const conversation = (
+      await f.db
+        .select({ id: messages.conversationId })
+        .from(messages)
+        .where(and(eq(messages.senderId, a.id), eq(messages.recipientId, b.id)))
+    )[0]!.id;
     expect(await conversationFor(f.db, { siteId: f.siteId, userId: a.id }, conversation)).toBeNull();
     expect((await listChats(f.db, { siteId: f.siteId, userId: b.id })).map((c) => c.id)).not.toContain(conversation);
 
@@ -306,7 +321,10 @@ describe.each(await databaseKinds())('chat concurrency on %s', (kind) => {
     const results = await sends;
     expect(results.map((r) => r.type)).toEqual(['sent', 'sent']);
     expect(results.filter((r) => r.type === 'sent' && r.started)).toHaveLength(1);
-    const pair = await f.db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.memberLow, Math.min(a.id, b.id)), eq(conversations.memberHigh, Math.max(a.id, b.id))));
+    const pair = await f.db
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(and(eq(conversations.memberLow, Math.min(a.id, b.id)), eq(conversations.memberHigh, Math.max(a.id, b.id))));
     expect(pair).toHaveLength(1);
     expect(results.map((r) => (r.type === 'sent' ? r.message.conversationId : 0))).toEqual([pair[0]!.id, pair[0]!.id]);
     expect(await f.db.select({ userId: conversationMembers.userId }).from(conversationMembers).where(eq(conversationMembers.conversationId, pair[0]!.id))).toHaveLength(2);

@@ -92,10 +92,7 @@ export async function listChats(db: Db, member: ChatMember, options: { limit?: n
     partner: toPartner(row),
     unread: row.unread,
     lastMessageAt: row.lastMessageAt,
-    lastMessage:
-      row.messageId === null
-        ? null
-        : { id: row.messageId, senderId: row.messageSender!, kind: row.messageKind as MessageKind, body: row.messageBody!, createdAt: row.messageAt! },
+    lastMessage: row.messageId === null ? null : { id: row.messageId, senderId: row.messageSender!, kind: row.messageKind as MessageKind, body: row.messageBody!, createdAt: row.messageAt! },
   }));
 }
 
@@ -107,7 +104,9 @@ export function unreadSelect(d: Db, userId: Placeholder | AnyColumn) {
   return d
     .select({ unread: sql<number>`coalesce(sum(${conversationMembers.unread}), 0)`.mapWith(Number).as('unread_messages') })
     .from(conversationMembers)
-    .where(and(eq(conversationMembers.userId, userId), gt(conversationMembers.unread, 0), isNull(conversationMembers.removedAt), noBlockBetween(conversationMembers.userId, conversationMembers.otherId)));
+    .where(
+      and(eq(conversationMembers.userId, userId), gt(conversationMembers.unread, 0), isNull(conversationMembers.removedAt), noBlockBetween(conversationMembers.userId, conversationMembers.otherId)),
+    );
 }
 
 /** Unread messages over the member's visible conversations (the chat list's total). Built once. */
@@ -142,14 +141,24 @@ export async function conversationFor(db: Db, member: ChatMember, conversationId
       startedBy: conversations.startedBy,
       siteId: conversations.siteId,
       chatSignals: users.chatSignals,
-      partnerRead: sql<number>`(select ${conversationMembers.lastReadMessageId} from ${conversationMembers} other where other.conversation_id = ${conversationMembers.conversationId} and other.user_id = ${conversationMembers.otherId})`.mapWith(Number),
+      partnerRead:
+        sql<number>`(select ${conversationMembers.lastReadMessageId} from ${conversationMembers} other where other.conversation_id = ${conversationMembers.conversationId} and other.user_id = ${conversationMembers.otherId})`.mapWith(
+          Number,
+        ),
     })
     .from(conversationMembers)
     .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
     .innerJoin(users, eq(users.id, conversationMembers.otherId))
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .leftJoin(photos, activeMainPhoto)
-    .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.userId, member.userId), notInArray(users.status, ['deleted', 'banned']), noBlockBetween(conversationMembers.userId, conversationMembers.otherId)))
+    .where(
+      and(
+        eq(conversationMembers.conversationId, conversationId),
+        eq(conversationMembers.userId, member.userId),
+        notInArray(users.status, ['deleted', 'banned']),
+        noBlockBetween(conversationMembers.userId, conversationMembers.otherId),
+      ),
+    )
     .limit(1);
   if (!row || row.siteId !== member.siteId) return null;
   return {
@@ -176,7 +185,11 @@ export async function conversationWith(db: Db, member: ChatMember, otherId: numb
 export const HISTORY_PAGE = 30;
 
 /** A page of a conversation's messages, oldest first, before message `before` (the newest page without it). */
-export async function history(db: Db, view: Pick<ConversationView, 'id' | 'clearedThrough'>, options: { before?: number; after?: number; limit?: number } = {}): Promise<{ messages: ChatMessage[]; more: boolean }> {
+export async function history(
+  db: Db,
+  view: Pick<ConversationView, 'id' | 'clearedThrough'>,
+  options: { before?: number; after?: number; limit?: number } = {},
+): Promise<{ messages: ChatMessage[]; more: boolean }> {
   const limit = Math.min(Math.max(options.limit ?? HISTORY_PAGE, 1), 100);
   const conditions = [eq(messages.conversationId, view.id), gt(messages.id, Math.max(view.clearedThrough, options.after ?? 0))];
   if (options.before !== undefined) conditions.push(lt(messages.id, options.before));
@@ -221,12 +234,18 @@ export async function markRead(deps: ReadDeps, member: ChatMember, view: Pick<Co
  * comes back with a new message. Answers the ids removed (none when nothing was the member's).
  */
 export async function removeChats(deps: ReadDeps & { clock: Clock }, member: ChatMember, target: { conversationId: number } | { profileId: number }): Promise<number[]> {
-  const which =
-    'conversationId' in target ? eq(conversationMembers.conversationId, target.conversationId) : eq(conversationMembers.otherId, target.profileId);
+  const which = 'conversationId' in target ? eq(conversationMembers.conversationId, target.conversationId) : eq(conversationMembers.otherId, target.profileId);
   const rows = await deps.db
     .update(conversationMembers)
     .set({ removedAt: deps.clock.now(), unread: 0, clearedThrough: sql`coalesce(${conversationMembers.lastMessageId}, 0)`, lastReadMessageId: sql`coalesce(${conversationMembers.lastMessageId}, 0)` })
-    .where(and(eq(conversationMembers.userId, member.userId), which, isNull(conversationMembers.removedAt), inArray(conversationMembers.conversationId, deps.db.select({ id: conversations.id }).from(conversations).where(eq(conversations.siteId, member.siteId)))))
+    .where(
+      and(
+        eq(conversationMembers.userId, member.userId),
+        which,
+        isNull(conversationMembers.removedAt),
+        inArray(conversationMembers.conversationId, deps.db.select({ id: conversations.id }).from(conversations).where(eq(conversations.siteId, member.siteId))),
+      ),
+    )
     .returning({ id: conversationMembers.conversationId });
   const ids = rows.map((r) => r.id);
   if (ids.length > 0) await deps.bus.publish('chat.removed', { userId: member.userId, conversationIds: ids });

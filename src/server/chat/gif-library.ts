@@ -7,19 +7,7 @@
 import type { Language } from '../../shared/languages';
 
 /** What the generator draws; each motif has its own animation in scripts/generate-gifs.ts. */
-export type GifMotif =
-  | 'heart'
-  | 'wave'
-  | 'wink'
-  | 'flower'
-  | 'champagne'
-  | 'kiss'
-  | 'laugh'
-  | 'thumbs'
-  | 'fire'
-  | 'coffee'
-  | 'sun'
-  | 'stars';
+export type GifMotif = 'heart' | 'wave' | 'wink' | 'flower' | 'champagne' | 'kiss' | 'laugh' | 'thumbs' | 'fire' | 'coffee' | 'sun' | 'stars';
 
 export interface LocalGif {
   id: string;

@@ -229,9 +229,7 @@ export class GiphyGifProvider implements GifProvider {
   async search(query: string, { lang, limit, offset }: GifSearchOptions): Promise<GifPage> {
     const q = query.trim();
     const params: Record<string, string> = { limit: String(limit), offset: String(offset), rating: this.options.rating };
-    const body = q === ''
-      ? await this.call('/v1/gifs/trending', params)
-      : await this.call('/v1/gifs/search', { ...params, q, lang: GIPHY_LANG[lang] ?? lang });
+    const body = q === '' ? await this.call('/v1/gifs/trending', params) : await this.call('/v1/gifs/search', { ...params, q, lang: GIPHY_LANG[lang] ?? lang });
     const data = (body as { data?: unknown } | null)?.data;
     if (!Array.isArray(data)) throw new GifProviderError('GIPHY answered without a data list');
     const items = data.map((g) => giphyItem(g as GiphyGif | null)).filter((g): g is GifItem => g !== null);

@@ -27,7 +27,10 @@ describe('GFT-01 gift catalogue', () => {
   it('GFT-01 every gift has its own, translated name in all eleven languages', () => {
     for (const lang of LANGUAGES) {
       const names = listGifts(lang).map((g) => g.name);
-      expect(names.every((n) => n.length > 0 && !n.startsWith('gift_') && !n.includes(':')), lang).toBe(true);
+      expect(
+        names.every((n) => n.length > 0 && !n.startsWith('gift_') && !n.includes(':')),
+        lang,
+      ).toBe(true);
       expect(new Set(names).size, lang).toBe(names.length);
       for (const id of GIFT_IDS) expect((catalogues[lang]!.chat as Record<string, string>)[`gift_${id}`], `${lang} ${id}`).toBeTruthy();
     }
@@ -42,7 +45,7 @@ describe('GFT-01 gift catalogue', () => {
 });
 
 describe('CHT-07 icebreakers', () => {
-  it('CHT-07 gives the opening lines in the member\'s language, each language its own', () => {
+  it("CHT-07 gives the opening lines in the member's language, each language its own", () => {
     const nl = icebreakers('nl');
     expect(nl).toHaveLength(ICEBREAKER_COUNT);
     expect(nl[0]).toBe('Hoi! Je profiel maakte me nieuwsgierig. Hoe gaat je dag tot nu toe?');

@@ -22,7 +22,11 @@ export type ChatPhotoResult = SendResult | { type: 'refused'; reason: UploadErro
 export async function sendChatPhoto(deps: ChatDeps & { photos: PhotoStore }, sender: Sender, prices: ChatPrices, input: { to: number; clientId: string; body: Buffer }): Promise<ChatPhotoResult> {
   if (!CLIENT_ID.test(input.clientId)) return { type: 'refused', reason: 'invalid_client_id' };
   // A retry of a photo already sent: the first message, without processing the upload again.
-  const [earlier] = await deps.db.select({ attachment: messages.attachment }).from(messages).where(and(eq(messages.senderId, sender.userId), eq(messages.clientId, input.clientId))).limit(1);
+  const [earlier] = await deps.db
+    .select({ attachment: messages.attachment })
+    .from(messages)
+    .where(and(eq(messages.senderId, sender.userId), eq(messages.clientId, input.clientId)))
+    .limit(1);
   if (earlier) return sendMessage(deps, sender, prices, { to: input.to, clientId: input.clientId, kind: 'photo', body: '', attachment: earlier.attachment });
 
   const checked = await checkImage(input.body);

@@ -102,9 +102,7 @@ export type SendRefusal =
   | 'invalid_client_id'
   | 'client_id_reused';
 
-export type SendResult =
-  | { type: 'sent'; message: ChatMessage; replayed: boolean; balance: number; started: boolean }
-  | { type: 'refused'; reason: SendRefusal; balance?: number; cost?: number };
+export type SendResult = { type: 'sent'; message: ChatMessage; replayed: boolean; balance: number; started: boolean } | { type: 'refused'; reason: SendRefusal; balance?: number; cost?: number };
 
 /** A client id: a UUID or another opaque token the client made (8–64 of A–Z a–z 0–9 _ -). */
 export const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -150,7 +148,11 @@ const toMessage = (row: typeof messages.$inferSelect): ChatMessage => ({
 
 /** The message a sender already sent under this client id, if any. */
 async function earlierSend(db: Db | DbTransaction, senderId: number, clientId: string): Promise<ChatMessage | null> {
-  const [row] = await db.select().from(messages).where(and(eq(messages.senderId, senderId), eq(messages.clientId, clientId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.senderId, senderId), eq(messages.clientId, clientId)))
+    .limit(1);
   return row ? toMessage(row) : null;
 }
 
@@ -196,7 +198,8 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.id, input.to))
     .limit(1);
-  if (!recipient || recipient.siteId !== sender.siteId || recipient.status === 'deleted' || recipient.status === 'banned' || recipient.profileStatus !== 'active') return { type: 'refused', reason: 'member_not_found' };
+  if (!recipient || recipient.siteId !== sender.siteId || recipient.status === 'deleted' || recipient.status === 'banned' || recipient.profileStatus !== 'active')
+    return { type: 'refused', reason: 'member_not_found' };
   if (await blockedBetween(db, sender.userId, recipient.id)) return { type: 'refused', reason: 'member_not_found' };
   if (recipient.status === 'not_confirmed') return { type: 'refused', reason: 'recipient_unconfirmed' };
 
@@ -249,7 +252,17 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
       }
       const [row] = await tx
         .insert(messages)
-        .values({ conversationId, senderId: sender.userId, recipientId: recipient.id, kind: input.kind, body: input.body, attachment: input.attachment ?? null, clientId: input.clientId, credits: cost, createdAt: now })
+        .values({
+          conversationId,
+          senderId: sender.userId,
+          recipientId: recipient.id,
+          kind: input.kind,
+          body: input.body,
+          attachment: input.attachment ?? null,
+          clientId: input.clientId,
+          credits: cost,
+          createdAt: now,
+        })
         .returning();
       const message = toMessage(row!);
       // The pair's lock: the other direction's send waits here (step 5 above), before the members' rows.
@@ -293,14 +306,21 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
 export async function conversationLimitReached(db: Db, sender: Pick<Sender, 'userId' | 'paidUser'>, otherId: number): Promise<boolean> {
   if (sender.paidUser) return false;
   const [low, high] = sender.userId < otherId ? [sender.userId, otherId] : [otherId, sender.userId];
-  const [existing] = await db.select({ id: conversations.id }).from(conversations).where(and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high))).limit(1);
+  const [existing] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high)))
+    .limit(1);
   if (existing) return false;
   return !mayStartConversation(sender, await conversationsStarted(db, sender.userId));
 }
 
 /** Conversations a member started (a free member may start FREE_CONVERSATION_LIMIT, CHT-04). */
 async function conversationsStarted(db: Db | DbTransaction, userId: number): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(conversations).where(eq(conversations.startedBy, userId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(conversations)
+    .where(eq(conversations.startedBy, userId));
   return row?.n ?? 0;
 }
 

@@ -13,10 +13,7 @@ import { users } from '../../db/schema';
 import { sendMessage, type ChatDeps, type ChatPrices, type SendRefusal } from './send';
 
 export type SignupMessageResult =
-  | { type: 'none' }
-  | { type: 'sent'; memberId: number; conversationId: number }
-  | { type: 'draft'; memberId: number; reason: SendRefusal }
-  | { type: 'dropped'; reason: SendRefusal };
+  { type: 'none' } | { type: 'sent'; memberId: number; conversationId: number } | { type: 'draft'; memberId: number; reason: SendRefusal } | { type: 'dropped'; reason: SendRefusal };
 
 /** Refusals that keep the message as a draft: the member can send it once they can pay or may start it. */
 const KEEP_AS_DRAFT: readonly SendRefusal[] = ['insufficient_credits', 'conversation_limit'];

@@ -162,10 +162,16 @@ describe('fileComplaint', () => {
     const cases: Array<[ComplaintRequest['form'], Record<string, string>]> = [
       [{}, { name: 'required', email: 'required', subject: 'required', message: 'required' }],
       [{ ...good, email: 'not-an-email' }, { email: 'invalid_email' }],
-      [{ ...good, name: 'J', subject: 'Hi', message: 'Too short.' }, { name: 'too_short', subject: 'too_short', message: 'too_short' }],
+      [
+        { ...good, name: 'J', subject: 'Hi', message: 'Too short.' },
+        { name: 'too_short', subject: 'too_short', message: 'too_short' },
+      ],
       [{ ...good, message: 'x'.repeat(5001) }, { message: 'too_long' }],
       [{ ...good, name: 'Jan <script>' }, { name: 'invalid_characters' }],
-      [{ ...good, subject: 42, name: ['a'] }, { subject: 'required', name: 'required' }],
+      [
+        { ...good, subject: 42, name: ['a'] },
+        { subject: 'required', name: 'required' },
+      ],
     ];
     for (const [form, fields] of cases) {
       const result = await fileComplaint(deps(), request(form));

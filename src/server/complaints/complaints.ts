@@ -115,7 +115,7 @@ export async function fileComplaint(deps: ComplaintDeps, request: ComplaintReque
     const fields: Partial<Record<ComplaintField, ComplaintFieldError>> = {};
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] as ComplaintField;
-      fields[field] ??= (isFieldError(issue.message) ? issue.message : 'required');
+      fields[field] ??= isFieldError(issue.message) ? issue.message : 'required';
     }
     return { type: 'invalid', fields, values };
   }
@@ -124,10 +124,7 @@ export async function fileComplaint(deps: ComplaintDeps, request: ComplaintReque
   const now = deps.clock.now();
 
   // The client address first: one client over its limit cannot use up the site's allowance too.
-  const refused = await consumeAllowance(deps, [
-    ...(request.ip ? [{ key: complaintIpKey(request.ip), rule: COMPLAINT_IP_RULE }] : []),
-    { key: complaintSiteKey(siteId), rule: COMPLAINT_SITE_RULE },
-  ]);
+  const refused = await consumeAllowance(deps, [...(request.ip ? [{ key: complaintIpKey(request.ip), rule: COMPLAINT_IP_RULE }] : []), { key: complaintSiteKey(siteId), rule: COMPLAINT_SITE_RULE }]);
   if (refused) return { type: 'rate_limited', limit: refused.key === complaintSiteKey(siteId) ? 'site' : 'ip', values };
 
   const stored = await deps.db.transaction(async (tx) => {
@@ -164,7 +161,11 @@ async function isOwnConfirmedAddress(db: Db, userId: number, email: string): Pro
   return !!member?.confirmedAt && member.email.toLowerCase() === email.toLowerCase();
 }
 
-const messageParagraphs = (message: string) => message.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+const messageParagraphs = (message: string) =>
+  message
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
 
 /** The visitor's words with their links replaced by the translated "[link removed]". */
 function withoutLinks(input: ComplaintInput, t: (key: string) => string): ComplaintInput {

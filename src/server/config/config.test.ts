@@ -28,10 +28,23 @@ describe('configuration', () => {
     expect(message).toContain('SEED_DEMO="maybe"');
   });
 
-  it('SEC-06 PUSH_SERVICE_HOSTS: the browsers\' push services by default; a list of names or *.suffix entries, never addresses or bare top-level names', () => {
+  it("SEC-06 PUSH_SERVICE_HOSTS: the browsers' push services by default; a list of names or *.suffix entries, never addresses or bare top-level names", () => {
     expect(loadConfig({}).pushServiceHosts).toEqual(['fcm.googleapis.com', 'updates.push.services.mozilla.com', '*.notify.windows.com', '*.push.apple.com']);
     expect(loadConfig({ PUSH_SERVICE_HOSTS: 'FCM.googleapis.com, *.push.example.org  push.example.net' }).pushServiceHosts).toEqual(['fcm.googleapis.com', '*.push.example.org', 'push.example.net']);
-    for (const bad of ['10.0.0.1', 'localhost', '*.com', '*', 'https://fcm.googleapis.com', 'fcm.googleapis.com:443', '[::1]', 'bad_name.example', '-x.example.org', 'push.example.123', '*.*.example.org', ',']) {
+    for (const bad of [
+      '10.0.0.1',
+      'localhost',
+      '*.com',
+      '*',
+      'https://fcm.googleapis.com',
+      'fcm.googleapis.com:443',
+      '[::1]',
+      'bad_name.example',
+      '-x.example.org',
+      'push.example.123',
+      '*.*.example.org',
+      ',',
+    ]) {
       expect(() => loadConfig({ PUSH_SERVICE_HOSTS: bad }), bad).toThrow(/PUSH_SERVICE_HOSTS/);
     }
   });

@@ -4,15 +4,40 @@
  * OPERATOR_FLAGGED_PHRASES (a comma list); this is the default, in Dutch, English and German.
  */
 export const DEFAULT_FLAGGED_PHRASES = [
-  'meet', 'meet up', 'meeting', 'my address', 'your address', 'phone number', 'whatsapp', 'tonight', 'see you',
-  'afspreken', 'afspraak', 'ontmoeten', 'adres', 'telefoonnummer', 'vanavond', 'langskomen',
-  'treffen', 'adresse', 'telefonnummer', 'heute abend', 'vorbeikommen',
+  'meet',
+  'meet up',
+  'meeting',
+  'my address',
+  'your address',
+  'phone number',
+  'whatsapp',
+  'tonight',
+  'see you',
+  'afspreken',
+  'afspraak',
+  'ontmoeten',
+  'adres',
+  'telefoonnummer',
+  'vanavond',
+  'langskomen',
+  'treffen',
+  'adresse',
+  'telefonnummer',
+  'heute abend',
+  'vorbeikommen',
 ];
 
 /** OPERATOR_FLAGGED_PHRASES as a list (trimmed, lower case, no empties or repeats); unset: the default. */
 export function parseFlaggedPhrases(value: string | undefined): string[] {
   if (value === undefined) return [...DEFAULT_FLAGGED_PHRASES];
-  return [...new Set(value.split(',').map((p) => p.trim().toLocaleLowerCase()).filter((p) => p !== ''))];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((p) => p.trim().toLocaleLowerCase())
+        .filter((p) => p !== ''),
+    ),
+  ];
 }
 
 /** The phrases of `phrases` that occur in `text` as words (any case, any letters around them are not part of it). */
@@ -25,4 +50,3 @@ export function flaggedPhrases(text: string, phrases: readonly string[]): string
     return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'u').test(lower);
   });
 }
-

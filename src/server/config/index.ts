@@ -8,9 +8,7 @@ import { parseTrustedProxies, type TrustedProxies } from './proxy';
 import { DEFAULT_PUSH_SERVICE_HOSTS, parsePushServiceHosts } from './push-service-hosts';
 import { parseFlaggedPhrases } from './flagged-phrases';
 
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no']).transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -76,7 +74,10 @@ const envSchema = z.object({
     .default('1')
     .refine((v) => parseTrustedProxies(v) !== null, 'must be a hop count (1-10) or a comma list of IP addresses and CIDR ranges'),
   /** SMTP relay (smtp://user:pass@host:587); without it mail stays in the outbox table. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   /**
    * The browser push services members' push subscriptions may point at (SEC-06): comma-separated host
    * names, `*.suffix` for any name under a suffix. Defaults to the push services of Chrome, Firefox,
@@ -97,9 +98,15 @@ const envSchema = z.object({
   /** This deployment is a demo where nothing is really sold: allows the simulated checkout under NODE_ENV=production. */
   DEMO_MODE: bool.default(false),
   /** PAY. (pay.nl) payments (docs/decisions/033-payment-provider.md): all three, or none. */
-  PAYNL_TOKEN_CODE: z.string().regex(/^AT-[0-9]{4}-[0-9]{4}$/, 'must look like AT-1234-5678').optional(),
+  PAYNL_TOKEN_CODE: z
+    .string()
+    .regex(/^AT-[0-9]{4}-[0-9]{4}$/, 'must look like AT-1234-5678')
+    .optional(),
   PAYNL_API_TOKEN: z.string().min(20).optional(),
-  PAYNL_SERVICE_ID: z.string().regex(/^SL-[0-9]{4}-[0-9]{4}$/, 'must look like SL-1234-5678').optional(),
+  PAYNL_SERVICE_ID: z
+    .string()
+    .regex(/^SL-[0-9]{4}-[0-9]{4}$/, 'must look like SL-1234-5678')
+    .optional(),
   PAYNL_API_URL: z.string().url().default('https://connect.pay.nl'),
   /**
    * SEPA direct debit (DD-01, DD-02; docs/decisions/042-direct-debit-and-sms.md): the most a member may
@@ -111,7 +118,11 @@ const envSchema = z.object({
    * An HTTP SMS gateway for the direct-debit codes: with URL and token set, codes are sent there (JSON
    * POST with a bearer token); without them they stay in the SMS outbox read through /dev/sms.
    */
-  SMS_GATEWAY_URL: z.string().url().regex(/^https?:\/\//, 'must be an http(s) URL').optional(),
+  SMS_GATEWAY_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'must be an http(s) URL')
+    .optional(),
   SMS_GATEWAY_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
   /** The sender shown on the phone: up to 11 letters and digits, or a number in E.164. */
   SMS_SENDER: z
@@ -124,9 +135,17 @@ const envSchema = z.object({
    * GIPHY API key for the chat's gif search (CHT-07). Without it the chat searches the gif library the
    * project ships (public/gifs/), with no network (docs/decisions/036-gif-provider-and-shipped-media.md).
    */
-  GIPHY_API_KEY: z.string().trim().regex(/^[A-Za-z0-9]{8,64}$/, 'must be a GIPHY API key (letters and digits)').optional(),
+  GIPHY_API_KEY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{8,64}$/, 'must be a GIPHY API key (letters and digits)')
+    .optional(),
   /** GIPHY's API origin; tests point it at a local fake. */
-  GIPHY_BASE_URL: z.string().url().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://api.giphy.com'),
+  GIPHY_BASE_URL: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'must be an http(s) URL')
+    .default('https://api.giphy.com'),
   /** The highest GIPHY content rating the chat's gif search returns. */
   GIPHY_RATING: z.enum(['g', 'pg', 'pg-13', 'r']).default('pg-13'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),

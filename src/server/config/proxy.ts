@@ -21,7 +21,10 @@ export function parseTrustedProxies(value: string): TrustedProxies | null {
     return hops >= 1 && hops <= 10 ? { kind: 'hops', hops } : null;
   }
   const list = new BlockList();
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length === 0) return null;
   for (const part of parts) {
     const [address, prefix] = part.split('/') as [string, string | undefined];
@@ -52,7 +55,10 @@ function isTrusted(address: string, proxies: Extract<TrustedProxies, { kind: 'li
 }
 
 function headerList(value: string | null | undefined): string[] {
-  return (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export interface RequestEdge {

@@ -106,7 +106,12 @@ describe('credit ledger on PGlite', () => {
             expect(running).toBeGreaterThanOrEqual(0);
           }
         }
-        const refs = (await f.db.select({ reference: creditLedger.reference }).from(creditLedger).where(sql`${creditLedger.reference} like ${`prop:${run}:%`}`)).map((r) => r.reference);
+        const refs = (
+          await f.db
+            .select({ reference: creditLedger.reference })
+            .from(creditLedger)
+            .where(sql`${creditLedger.reference} like ${`prop:${run}:%`}`)
+        ).map((r) => r.reference);
         expect(refs.length).toBe(new Set(refs).size);
         expect(refs.length).toBe(first.size);
       }),
@@ -164,9 +169,7 @@ describe.each(await databaseKinds())('credit ledger concurrency on %s', (kind) =
   it('CRD-09 1,000 concurrent spends of 1 credit against 100 leave exactly 100 ledger rows and balance 0, never negative', async () => {
     const memberId = await newMember(f);
     await grant(f.db, { memberId, amount: 100, reason: 'purchase', reference: `payment:conc-${memberId}` });
-    const results = await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => spend(f.db, { memberId, amount: 1, reason: 'message', reference: `message:${memberId}-${i}` })),
-    );
+    const results = await Promise.all(Array.from({ length: 1000 }, (_, i) => spend(f.db, { memberId, amount: 1, reason: 'message', reference: `message:${memberId}-${i}` })));
     expect(results.filter((r) => r.ok)).toHaveLength(100);
     expect(results.filter((r) => !r.ok)).toHaveLength(900);
     expect(await balance(f.db, memberId)).toBe(0);

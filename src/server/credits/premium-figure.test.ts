@@ -28,7 +28,8 @@ async function firstMessage(db: Db, siteId: number, sender: number, recipient: n
     .values({ siteId, memberLow: Math.min(sender, recipient), memberHigh: Math.max(sender, recipient), startedBy: sender, createdAt: at })
     .returning({ id: conversations.id });
   await db.insert(messages).values({ conversationId: c!.id, senderId: sender, recipientId: recipient, body: 'hoi', clientId: `c${++serial}`, createdAt: at });
-  if (answered) await db.insert(messages).values({ conversationId: c!.id, senderId: recipient, recipientId: sender, body: 'hallo', clientId: `c${++serial}`, createdAt: new Date(at.getTime() + 3600_000) });
+  if (answered)
+    await db.insert(messages).values({ conversationId: c!.id, senderId: recipient, recipientId: sender, body: 'hallo', clientId: `c${++serial}`, createdAt: new Date(at.getTime() + 3600_000) });
 }
 
 describe.each(await databaseKinds())('HON-03 the premium figure on %s', (kind) => {
@@ -47,7 +48,21 @@ describe.each(await databaseKinds())('HON-03 the premium figure on %s', (kind) =
       const premium = await people(db, siteId, 40);
       const free = await people(db, siteId, 50);
       // Premium since before their first messages.
-      await db.insert(payments).values(premium.map((userId, i) => ({ siteId, userId, credits: 100, amountCents: 995, currency: 'EUR', method: 'ideal', provider: 'simulated', idempotencyKey: `fig-${i}`, status: 'paid' as const, createdAt: new Date(now.getTime() - 20 * DAY), updatedAt: new Date(now.getTime() - 20 * DAY) })));
+      await db.insert(payments).values(
+        premium.map((userId, i) => ({
+          siteId,
+          userId,
+          credits: 100,
+          amountCents: 995,
+          currency: 'EUR',
+          method: 'ideal',
+          provider: 'simulated',
+          idempotencyKey: `fig-${i}`,
+          status: 'paid' as const,
+          createdAt: new Date(now.getTime() - 20 * DAY),
+          updatedAt: new Date(now.getTime() - 20 * DAY),
+        })),
+      );
       // Premium: 120 first messages, 60 answered (50 %). Free: 150, 45 answered (30 %).
       let n = 0;
       for (const sender of premium) for (const r of recipients.slice(0, 3)) await firstMessage(db, siteId, sender, r, recent, n++ % 2 === 0);
@@ -93,7 +108,9 @@ describe.each(await databaseKinds())('HON-03 no data on %s', (kind) => {
     const clock = new FakeClock();
     await withSeededDatabase(kind, { clock, profilesPerSite: 8 }, async ({ db }) => {
       const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true)).limit(1);
-      await db.insert(siteFigures).values({ siteId: site!.id, key: 'premium_answer_rate', value: { percent: 46, premiumSent: 1, premiumAnswered: 1, freeSent: 1, freeAnswered: 1, days: 90 }, computedAt: new Date(0) });
+      await db
+        .insert(siteFigures)
+        .values({ siteId: site!.id, key: 'premium_answer_rate', value: { percent: 46, premiumSent: 1, premiumAnswered: 1, freeSent: 1, freeAnswered: 1, days: 90 }, computedAt: new Date(0) });
       expect(await computePremiumFigure(db, site!.id, clock.now())).toBeNull();
       expect(await loadPremiumFigure(db, site!.id)).toBeNull();
     });

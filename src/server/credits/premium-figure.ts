@@ -70,7 +70,7 @@ export async function countFirstMessageAnswers(db: Db, siteId: number, now: Date
 /** The claim's percentage from the counts, or null when there is too little data or no advantage. */
 export function premiumAdvantage(c: AnswerCounts): number | null {
   if (c.premiumSent < MIN_FIRST_MESSAGES || c.freeSent < MIN_FIRST_MESSAGES || c.freeAnswered === 0) return null;
-  const lift = Math.round(((c.premiumAnswered / c.premiumSent) / (c.freeAnswered / c.freeSent) - 1) * 100);
+  const lift = Math.round((c.premiumAnswered / c.premiumSent / (c.freeAnswered / c.freeSent) - 1) * 100);
   return lift >= 1 ? lift : null;
 }
 
@@ -97,10 +97,7 @@ export async function computePremiumFigure(db: Db, siteId: number, now: Date): P
 export async function refreshPremiumFigures(deps: { db: Db; clock: { now(): Date } }): Promise<{ computed: number }> {
   const now = deps.clock.now();
   const all = await deps.db.select({ id: sites.id }).from(sites);
-  const fresh = await deps.db
-    .select({ siteId: siteFigures.siteId, computedAt: siteFigures.computedAt })
-    .from(siteFigures)
-    .where(eq(siteFigures.key, PREMIUM_FIGURE_KEY));
+  const fresh = await deps.db.select({ siteId: siteFigures.siteId, computedAt: siteFigures.computedAt }).from(siteFigures).where(eq(siteFigures.key, PREMIUM_FIGURE_KEY));
   let computed = 0;
   for (const { id } of all) {
     const last = fresh.find((f) => f.siteId === id);
@@ -113,7 +110,11 @@ export async function refreshPremiumFigures(deps: { db: Db; clock: { now(): Date
 
 /** The site's stored figure, or null: then no claim is shown. */
 export async function loadPremiumFigure(db: Db, siteId: number): Promise<PremiumFigure | null> {
-  const [row] = await db.select().from(siteFigures).where(and(eq(siteFigures.siteId, siteId), eq(siteFigures.key, PREMIUM_FIGURE_KEY))).limit(1);
+  const [row] = await db
+    .select()
+    .from(siteFigures)
+    .where(and(eq(siteFigures.siteId, siteId), eq(siteFigures.key, PREMIUM_FIGURE_KEY)))
+    .limit(1);
   if (!row) return null;
   const v = row.value;
   return { percent: v.percent!, premiumSent: v.premiumSent!, premiumAnswered: v.premiumAnswered!, freeSent: v.freeSent!, freeAnswered: v.freeAnswered!, days: v.days!, computedAt: row.computedAt };

@@ -32,7 +32,10 @@ class CapturedSms implements SmsProvider {
 
 let serial = 0;
 async function member(db: Db, siteId: number): Promise<number> {
-  const [row] = await db.insert(users).values({ siteId, email: `dd-${++serial}-${Math.random().toString(36).slice(2)}@example.com`, language: 'en', status: 'active' }).returning({ id: users.id });
+  const [row] = await db
+    .insert(users)
+    .values({ siteId, email: `dd-${++serial}-${Math.random().toString(36).slice(2)}@example.com`, language: 'en', status: 'active' })
+    .returning({ id: users.id });
   return row!.id;
 }
 
@@ -66,7 +69,9 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
       // A second mandate confirmed replaces the first: one active per member.
       expect((await submit(a, '0611111112')).type).toBe('sent');
       expect((await confirmCode(deps, { memberId: a, code: sms.lastCode() })).type).toBe('confirmed');
-      const statuses = (await db.select({ status: directDebitMandates.status }).from(directDebitMandates).where(eq(directDebitMandates.userId, a)).orderBy(directDebitMandates.id)).map((r) => r.status);
+      const statuses = (await db.select({ status: directDebitMandates.status }).from(directDebitMandates).where(eq(directDebitMandates.userId, a)).orderBy(directDebitMandates.id)).map(
+        (r) => r.status,
+      );
       expect(statuses).toEqual(['replaced', 'active']);
 
       // 10 wrong codes at once: the count reaches 3 (each is one upsert), the member is blocked, the right code no longer works.
@@ -95,7 +100,19 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
       const limit = { cents: 10_000, days: 30 };
       const now = clock.now();
       const pay = (amountCents: number, method: string, status: 'pending' | 'paid' | 'failed', createdAt: Date) =>
-        db.insert(payments).values({ siteId: site!.id, userId: c, credits: 1, amountCents, currency: 'EUR', method, provider: 'simulated', idempotencyKey: `${c}:${++serial}`, status, createdAt, updatedAt: createdAt });
+        db.insert(payments).values({
+          siteId: site!.id,
+          userId: c,
+          credits: 1,
+          amountCents,
+          currency: 'EUR',
+          method,
+          provider: 'simulated',
+          idempotencyKey: `${c}:${++serial}`,
+          status,
+          createdAt,
+          updatedAt: createdAt,
+        });
       await pay(6_000, 'directdebit', 'paid', now);
       await pay(3_000, 'directdebit', 'pending', now);
       await pay(9_000, 'directdebit', 'failed', now);
@@ -111,7 +128,10 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
       expect(JSON.stringify(exported)).not.toContain('code_hash');
 
       // Erasure of a deleted account (GDPR-01): the mandate keeps its reference, not the person's data.
-      await db.update(users).set({ status: 'deleted', deletedAt: new Date(now.getTime() - 15 * 24 * 3600_000) }).where(eq(users.id, c));
+      await db
+        .update(users)
+        .set({ status: 'deleted', deletedAt: new Date(now.getTime() - 15 * 24 * 3600_000) })
+        .where(eq(users.id, c));
       expect((await eraseDeletedAccounts({ db, clock, photos })).erased).toContain(c);
       const [erased] = await db.select().from(directDebitMandates).where(eq(directDebitMandates.userId, c));
       expect(erased).toMatchObject({ status: 'active', accountHolder: 'deleted', street: '', city: '', mobile: '', iban: 'NL**4300' });
@@ -132,7 +152,12 @@ describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
       // 17 found the member blocked before any comparison.
       const compared = results.filter((r) => r.type === 'wrong' || (r.type === 'blocked' && r.now));
       expect(compared).toHaveLength(3);
-      expect(results.filter((r) => r.type === 'wrong').map((r) => (r.type === 'wrong' ? r.attemptsLeft : 0)).sort()).toEqual([1, 2]);
+      expect(
+        results
+          .filter((r) => r.type === 'wrong')
+          .map((r) => (r.type === 'wrong' ? r.attemptsLeft : 0))
+          .sort(),
+      ).toEqual([1, 2]);
       expect(results.filter((r) => r.type === 'blocked' && !r.now)).toHaveLength(17);
       const [state] = await db.select().from(directDebitAccounts).where(eq(directDebitAccounts.userId, m));
       expect(state!.wrongCodes).toBe(3);

@@ -63,7 +63,10 @@ export function codeSecret(db: Db): Promise<Buffer> {
   let secret = secrets.get(db);
   if (!secret) {
     secret = (async () => {
-      await db.insert(appSecrets).values({ key: SECRET_KEY, value: randomBytes(32).toString('base64url') }).onConflictDoNothing({ target: appSecrets.key });
+      await db
+        .insert(appSecrets)
+        .values({ key: SECRET_KEY, value: randomBytes(32).toString('base64url') })
+        .onConflictDoNothing({ target: appSecrets.key });
       const [row] = await db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.key, SECRET_KEY)).limit(1);
       return Buffer.from(row!.value, 'base64url');
     })();
@@ -86,7 +89,11 @@ export async function memberState(db: Db, userId: number): Promise<MemberDirectD
 
 /** The member's confirmed mandate, or null. */
 export async function activeMandate(db: Db, userId: number): Promise<Mandate | null> {
-  const [row] = await db.select().from(directDebitMandates).where(and(eq(directDebitMandates.userId, userId), eq(directDebitMandates.status, 'active'))).limit(1);
+  const [row] = await db
+    .select()
+    .from(directDebitMandates)
+    .where(and(eq(directDebitMandates.userId, userId), eq(directDebitMandates.status, 'active')))
+    .limit(1);
   return row ?? null;
 }
 
@@ -157,7 +164,10 @@ export async function submitDetails(deps: DirectDebitDeps, input: SubmitInput): 
   const now = clock.now();
   const mandate = await db.transaction(async (tx) => {
     // An earlier unconfirmed request of this member ends: only the newest pending mandate takes a code.
-    await tx.update(directDebitMandates).set({ status: 'abandoned' }).where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'pending')));
+    await tx
+      .update(directDebitMandates)
+      .set({ status: 'abandoned' })
+      .where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'pending')));
     const [row] = await tx
       .insert(directDebitMandates)
       .values({ siteId: input.siteId, userId: input.memberId, reference: newMandateReference(input.siteId, input.memberId), ...details, status: 'pending', createdAt: now })
@@ -166,7 +176,10 @@ export async function submitDetails(deps: DirectDebitDeps, input: SubmitInput): 
   });
   if (await sendCode(deps, mandate, input.smsText)) return { type: 'sent', mandate };
   // The code never reached the member: the request ends here, as if it had not been made.
-  await db.update(directDebitMandates).set({ status: 'abandoned' }).where(and(eq(directDebitMandates.id, mandate.id), eq(directDebitMandates.status, 'pending')));
+  await db
+    .update(directDebitMandates)
+    .set({ status: 'abandoned' })
+    .where(and(eq(directDebitMandates.id, mandate.id), eq(directDebitMandates.status, 'pending')));
   return { type: 'sms_failed' };
 }
 
@@ -176,7 +189,9 @@ async function sendCode(deps: DirectDebitDeps, mandate: Mandate, smsText: Submit
   const salt = newSalt();
   const now = deps.clock.now();
   const secret = await codeSecret(deps.db);
-  await deps.db.insert(directDebitCodes).values({ mandateId: mandate.id, userId: mandate.userId, codeHash: hashCode(secret, salt, code), salt, expiresAt: new Date(now.getTime() + CODE_TTL_MS), createdAt: now });
+  await deps.db
+    .insert(directDebitCodes)
+    .values({ mandateId: mandate.id, userId: mandate.userId, codeHash: hashCode(secret, salt, code), salt, expiresAt: new Date(now.getTime() + CODE_TTL_MS), createdAt: now });
   try {
     await deps.sms.send({ siteId: mandate.siteId, userId: mandate.userId, kind: 'directdebit_code', to: mandate.mobile, text: smsText(code, mandate.reference) });
     return true;
@@ -203,12 +218,7 @@ export async function resendCode(deps: DirectDebitDeps, input: { memberId: numbe
 }
 
 export type ConfirmResult =
-  | { type: 'confirmed'; mandate: Mandate }
-  | { type: 'malformed' }
-  | { type: 'wrong'; attemptsLeft: number }
-  | { type: 'blocked'; now: boolean }
-  | { type: 'expired' }
-  | { type: 'no_code' };
+  { type: 'confirmed'; mandate: Mandate } | { type: 'malformed' } | { type: 'wrong'; attemptsLeft: number } | { type: 'blocked'; now: boolean } | { type: 'expired' } | { type: 'no_code' };
 
 export async function confirmCode(deps: Pick<DirectDebitDeps, 'db' | 'clock'>, input: { memberId: number; code: string }): Promise<ConfirmResult> {
   const { db, clock } = deps;
@@ -243,7 +253,10 @@ export async function confirmCode(deps: Pick<DirectDebitDeps, 'db' | 'clock'>, i
         .update(directDebitAccounts)
         .set({ blockedAt: now, blockedReason: 'wrong_codes', updatedAt: now })
         .where(and(eq(directDebitAccounts.userId, input.memberId), isNull(directDebitAccounts.blockedAt)));
-      await tx.update(directDebitMandates).set({ status: 'abandoned' }).where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'pending')));
+      await tx
+        .update(directDebitMandates)
+        .set({ status: 'abandoned' })
+        .where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'pending')));
       return { type: 'blocked', now: true };
     }
     // Single use: only the first of two racing confirmations takes the code.
@@ -256,7 +269,10 @@ export async function confirmCode(deps: Pick<DirectDebitDeps, 'db' | 'clock'>, i
       await giveBackAttempt(tx, input.memberId, now);
       return { type: 'no_code' };
     }
-    await tx.update(directDebitMandates).set({ status: 'replaced' }).where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'active'), ne(directDebitMandates.id, pending.mandate.id)));
+    await tx
+      .update(directDebitMandates)
+      .set({ status: 'replaced' })
+      .where(and(eq(directDebitMandates.userId, input.memberId), eq(directDebitMandates.status, 'active'), ne(directDebitMandates.id, pending.mandate.id)));
     const [mandate] = await tx
       .update(directDebitMandates)
       .set({ status: 'active', confirmedAt: now })

@@ -94,7 +94,10 @@ export class HttpSmsProvider implements SmsProvider {
       return { id, providerMessageId };
     } catch (err) {
       const error = err instanceof SmsError ? err : new SmsError(`SMS gateway not reachable: ${(err as Error).message}`);
-      await this.db.update(smsOutbox).set({ status: 'failed', error: error.message.slice(0, 500) }).where(eq(smsOutbox.id, id));
+      await this.db
+        .update(smsOutbox)
+        .set({ status: 'failed', error: error.message.slice(0, 500) })
+        .where(eq(smsOutbox.id, id));
       this.options.log?.warn({ err: error, smsId: id }, 'SMS not sent');
       throw error;
     }

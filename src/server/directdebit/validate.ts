@@ -44,7 +44,8 @@ export function checkIban(input: string): { ok: true; iban: string } | { ok: fal
   if (!result.valid) {
     const codes = result.errorCodes;
     if (codes.includes(ValidationErrorsIBAN.NoIBANCountry)) return { ok: false, error: 'iban_country' };
-    if (codes.some((c) => c === ValidationErrorsIBAN.WrongIBANChecksum || c === ValidationErrorsIBAN.ChecksumNotNumber || c === ValidationErrorsIBAN.WrongAccountBankBranchChecksum)) return { ok: false, error: 'iban_checksum' };
+    if (codes.some((c) => c === ValidationErrorsIBAN.WrongIBANChecksum || c === ValidationErrorsIBAN.ChecksumNotNumber || c === ValidationErrorsIBAN.WrongAccountBankBranchChecksum))
+      return { ok: false, error: 'iban_checksum' };
     return { ok: false, error: 'invalid' };
   }
   if (!isSEPACountry(iban.slice(0, 2))) return { ok: false, error: 'iban_country' };

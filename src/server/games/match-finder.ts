@@ -76,24 +76,17 @@ export async function findMatches(db: Db, member: Member, questions: MatchQuesti
   const me = await memberPlace(db, member);
   const range = birthDateRange(now, questions.minAge, questions.maxAge);
   const rows = await selectMemberCards(db)
-    .where(
-      and(
-        listedTo({ siteId: member.siteId, userId: member.userId }),
-        eq(profiles.gender, questions.gender),
-        gte(profiles.birthDate, range.from),
-        lte(profiles.birthDate, range.to),
-      ),
-    )
+    .where(and(listedTo({ siteId: member.siteId, userId: member.userId }), eq(profiles.gender, questions.gender), gte(profiles.birthDate, range.from), lte(profiles.birthDate, range.to)))
     .orderBy(desc(profiles.lastActiveAt), desc(users.id))
     .limit(MATCH_FINDER_CANDIDATES);
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [extra, liked] = await Promise.all([
+    db.select({ id: profiles.userId, interests: profiles.interests, regionId: profiles.regionId, country: profiles.country }).from(profiles).where(inArray(profiles.userId, ids)),
     db
-      .select({ id: profiles.userId, interests: profiles.interests, regionId: profiles.regionId, country: profiles.country })
-      .from(profiles)
-      .where(inArray(profiles.userId, ids)),
-    db.select({ id: likes.likedId }).from(likes).where(and(eq(likes.likerId, member.userId), inArray(likes.likedId, ids))),
+      .select({ id: likes.likedId })
+      .from(likes)
+      .where(and(eq(likes.likerId, member.userId), inArray(likes.likedId, ids))),
   ]);
   const byId = new Map(extra.map((e) => [e.id, e]));
   const likedIds = new Set(liked.map((l) => l.id));
@@ -102,22 +95,22 @@ export async function findMatches(db: Db, member: Member, questions: MatchQuesti
   const ranked = rows.map((row, activity) => {
     const e = byId.get(row.id);
     return {
-      card: { ...toMemberCard(row, now), sharedInterests: (e?.interests ?? []).filter((i) => wanted.has(i)).length, sameRegion: region !== null && e?.regionId === region, liked: likedIds.has(row.id) },
+      card: {
+        ...toMemberCard(row, now),
+        sharedInterests: (e?.interests ?? []).filter((i) => wanted.has(i)).length,
+        sameRegion: region !== null && e?.regionId === region,
+        liked: likedIds.has(row.id),
+      },
       sameCountry: me !== null && e?.country === me.country,
       // Rows come most recently active first: their position is the activity order.
       activity,
     };
   });
   ranked.sort(
-    (a, b) =>
-      b.card.sharedInterests - a.card.sharedInterests ||
-      Number(b.card.sameRegion) - Number(a.card.sameRegion) ||
-      Number(b.sameCountry) - Number(a.sameCountry) ||
-      a.activity - b.activity,
+    (a, b) => b.card.sharedInterests - a.card.sharedInterests || Number(b.card.sameRegion) - Number(a.card.sameRegion) || Number(b.sameCountry) - Number(a.sameCountry) || a.activity - b.activity,
   );
   return ranked.slice(0, MATCH_FINDER_RESULTS).map((r) => {
     const { birthDate: _b, ...card } = r.card;
     return card;
   });
 }
-

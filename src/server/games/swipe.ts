@@ -64,11 +64,7 @@ export async function swipeDeck(db: Db, member: Member, options: { now: Date; sk
   return rows.map((r) => toMemberCard(r, options.now));
 }
 
-export type SwipeResult =
-  | { type: 'passed'; left: number }
-  | { type: 'liked'; match: boolean; left: number }
-  | { type: 'limit'; retryAfterSeconds: number }
-  | { type: 'refused'; reason: LikeRefusal };
+export type SwipeResult = { type: 'passed'; left: number } | { type: 'liked'; match: boolean; left: number } | { type: 'limit'; retryAfterSeconds: number } | { type: 'refused'; reason: LikeRefusal };
 
 /**
  * The player decides on `otherId`. A like past today's allowance is refused with the seconds until the

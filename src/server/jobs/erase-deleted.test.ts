@@ -48,7 +48,17 @@ describe.each(await databaseKinds())('on %s', (kind) => {
     const deletedAt = state.deletedDaysAgo === undefined ? null : new Date(clock.now().getTime() - state.deletedDaysAgo * DAY);
     const [user] = await database.db
       .insert(users)
-      .values({ siteId, email, passwordHash: 'argon2-hash', status: deletedAt ? 'deleted' : 'active', emailConfirmedAt: clock.now(), deletedAt, language: 'nl', tracking: { network: 'n1' }, signupMessage: 'Hoi!' })
+      .values({
+        siteId,
+        email,
+        passwordHash: 'argon2-hash',
+        status: deletedAt ? 'deleted' : 'active',
+        emailConfirmedAt: clock.now(),
+        deletedAt,
+        language: 'nl',
+        tracking: { network: 'n1' },
+        signupMessage: 'Hoi!',
+      })
       .returning({ id: users.id });
     const id = user!.id;
     await database.db.insert(profiles).values({
@@ -70,7 +80,9 @@ describe.each(await databaseKinds())('on %s', (kind) => {
       interests: ['wine', 'music'],
       signupReason: 'chat',
     });
-    const body = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#aa3366' } }).png().toBuffer();
+    const body = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#aa3366' } })
+      .png()
+      .toBuffer();
     const uploaded = await uploadPhoto({ db: database.db, clock, photos: store }, { userId: id, body, setAsMain: true });
     if (uploaded.type !== 'ok') throw new Error('upload failed');
     await createSession(database.db, clock, id, { ip: '192.0.2.1', userAgent: 'UA' });

@@ -93,9 +93,7 @@ export async function eraseDeletedAccounts(deps: EraseDeps, options: { batch?: n
       await tx.delete(sessions).where(eq(sessions.userId, id));
       await tx.delete(accountTokens).where(eq(accountTokens.userId, id));
       await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, id));
-      await tx
-        .delete(mailOutbox)
-        .where(or(eq(mailOutbox.userId, id), and(eq(mailOutbox.siteId, before.siteId), sql`lower(${mailOutbox.toAddress}) = ${before.email.toLowerCase()}`)));
+      await tx.delete(mailOutbox).where(or(eq(mailOutbox.userId, id), and(eq(mailOutbox.siteId, before.siteId), sql`lower(${mailOutbox.toAddress}) = ${before.email.toLowerCase()}`)));
       await tx.delete(pageEvents).where(eq(pageEvents.userId, id));
       // Direct debit (DD-01): codes and SMS go; a mandate keeps its reference and status (payments name
       // it) but not the holder, address, number or account (only the IBAN's country and last four digits).

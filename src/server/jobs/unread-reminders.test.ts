@@ -20,7 +20,8 @@ describe.each(await databaseKinds())('unread reminder mails (issue 10) on %s', (
   let b: number;
   const deps = () => ({ db: seeded.db, clock, log: createLogger('silent'), mailer: seeded.mailer, sites: seeded.sites });
   const reminders = async () => (await seeded.db.select().from(mailOutbox).where(eq(mailOutbox.kind, UNREAD_REMINDER_KIND))).filter((m) => m.userId === b);
-  const write = (body: string) => sendMessage({ db: seeded.db, bus: new InProcessBus(), clock }, { siteId: 1, userId: a, paidUser: true }, PRICES, { to: b, clientId: crypto.randomUUID(), kind: 'text', body });
+  const write = (body: string) =>
+    sendMessage({ db: seeded.db, bus: new InProcessBus(), clock }, { siteId: 1, userId: a, paidUser: true }, PRICES, { to: b, clientId: crypto.randomUUID(), kind: 'text', body });
 
   beforeAll(async () => {
     // The outbox stamps mails with the database's own time, so this clock starts at the real now.
@@ -31,7 +32,10 @@ describe.each(await databaseKinds())('unread reminder mails (issue 10) on %s', (
     a = ids.find((u) => u.email === 'premium@demo.test')!.id;
     b = ids.find((u) => u.email === 'free@demo.test')!.id;
     await grant(seeded.db, { memberId: a, amount: 50, reason: 'test', reference: 'test:reminders' });
-    await seeded.db.update(profiles).set({ lastActiveAt: new Date(clock.now().getTime() - 60 * MINUTE) }).where(eq(profiles.userId, b));
+    await seeded.db
+      .update(profiles)
+      .set({ lastActiveAt: new Date(clock.now().getTime() - 60 * MINUTE) })
+      .where(eq(profiles.userId, b));
   });
   afterAll(async () => {
     await seeded?.close();
@@ -58,12 +62,18 @@ describe.each(await databaseKinds())('unread reminder mails (issue 10) on %s', (
     clock.advance(24 * 60 * MINUTE);
     expect((await write('Morgen?')).type).toBe('sent');
     clock.advance(61 * MINUTE);
-    await seeded.db.update(users).set({ notificationsDisabled: ['new_messages'] }).where(eq(users.id, b));
+    await seeded.db
+      .update(users)
+      .set({ notificationsDisabled: ['new_messages'] })
+      .where(eq(users.id, b));
     expect(await sendUnreadReminders(deps(), { quietMinutes: 60 })).toEqual({ sent: 0 });
     await seeded.db.update(users).set({ notificationsDisabled: [] }).where(eq(users.id, b));
     await seeded.db.update(profiles).set({ lastActiveAt: clock.now() }).where(eq(profiles.userId, b));
     expect(await sendUnreadReminders(deps(), { quietMinutes: 60 })).toEqual({ sent: 0 });
-    await seeded.db.update(profiles).set({ lastActiveAt: new Date(clock.now().getTime() - 2 * 60 * MINUTE) }).where(eq(profiles.userId, b));
+    await seeded.db
+      .update(profiles)
+      .set({ lastActiveAt: new Date(clock.now().getTime() - 2 * 60 * MINUTE) })
+      .where(eq(profiles.userId, b));
     expect(await sendUnreadReminders(deps(), { quietMinutes: 60 })).toEqual({ sent: 1 });
     expect(await reminders()).toHaveLength(2);
   });

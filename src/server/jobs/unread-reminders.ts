@@ -52,7 +52,13 @@ export async function sendUnreadReminders(deps: ReminderDeps, options: { quietMi
         isNull(users.deletedAt),
         sql`not (${users.notificationsDisabled} @> ${JSON.stringify([PREFERENCE_FOR.new_message])}::jsonb)`,
         sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${conversationMembers.userId} and ${blocks.blockedId} = ${conversationMembers.otherId}) or (${blocks.blockerId} = ${conversationMembers.otherId} and ${blocks.blockedId} = ${conversationMembers.userId}))`,
-        notInArray(users.id, deps.db.select({ id: sql<number>`${mailOutbox.userId}` }).from(mailOutbox).where(and(eq(mailOutbox.kind, UNREAD_REMINDER_KIND), gt(mailOutbox.createdAt, dayAgo), sql`${mailOutbox.userId} is not null`))),
+        notInArray(
+          users.id,
+          deps.db
+            .select({ id: sql<number>`${mailOutbox.userId}` })
+            .from(mailOutbox)
+            .where(and(eq(mailOutbox.kind, UNREAD_REMINDER_KIND), gt(mailOutbox.createdAt, dayAgo), sql`${mailOutbox.userId} is not null`)),
+        ),
       ),
     )
     .groupBy(users.id, profiles.userId)

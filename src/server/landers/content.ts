@@ -198,10 +198,7 @@ export async function listRegionDots(db: Db, options: { siteId: number; country:
 }
 
 /** One member of the site for a member landing (LND-03), with their public photos; null when not shown. */
-export async function loadLanderMember(
-  db: Db,
-  options: { siteId: number; memberId: number; now: Date },
-): Promise<(LanderMember & { photos: LanderPhoto[] }) | null> {
+export async function loadLanderMember(db: Db, options: { siteId: number; memberId: number; now: Date }): Promise<(LanderMember & { photos: LanderPhoto[] }) | null> {
   const [row] = await db
     .select(memberColumns)
     .from(profiles)
@@ -235,11 +232,7 @@ export function landerContent(deps: { db: Db; cache: TtlCache; clock: Clock }, s
   const siteId = site.id;
   return deps.cache.get(`landers:${siteId}`, CONTENT_TTL_MS, async () => {
     const now = deps.clock.now();
-    const [members, total, interests] = await Promise.all([
-      listLanderMembers(deps.db, { siteId, now, limit: 24, niche: site.niche }),
-      countMembers(deps.db, siteId),
-      countInterests(deps.db, siteId),
-    ]);
+    const [members, total, interests] = await Promise.all([listLanderMembers(deps.db, { siteId, now, limit: 24, niche: site.niche }), countMembers(deps.db, siteId), countInterests(deps.db, siteId)]);
     return { members, total, interests };
   });
 }

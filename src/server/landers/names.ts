@@ -1,14 +1,5 @@
 /** The marketing landers of LND-01 served by `/landers/{name}/{slug?}` (tinderswipe has its own route). */
-export const LANDER_NAMES = [
-  'alonetonight',
-  'collagelanding',
-  'gallery',
-  'iconslanding',
-  'maplanding',
-  'socialnetwork',
-  'transitionsvideolanding',
-  'video',
-] as const;
+export const LANDER_NAMES = ['alonetonight', 'collagelanding', 'gallery', 'iconslanding', 'maplanding', 'socialnetwork', 'transitionsvideolanding', 'video'] as const;
 
 export type LanderName = (typeof LANDER_NAMES)[number];
 

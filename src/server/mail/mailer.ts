@@ -75,12 +75,18 @@ export class Mailer {
         html: mail.html,
       });
       const status = this.mode === 'smtp' ? 'sent' : 'outbox';
-      await this.db.update(mailOutbox).set({ status, messageId: info.messageId ?? null }).where(eq(mailOutbox.id, id));
+      await this.db
+        .update(mailOutbox)
+        .set({ status, messageId: info.messageId ?? null })
+        .where(eq(mailOutbox.id, id));
       return { type: 'ok', id, status };
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.log.error({ err, mailId: id, kind: mail.kind }, 'mail could not be sent');
-      await this.db.update(mailOutbox).set({ status: 'failed', error: reason.slice(0, 500) }).where(eq(mailOutbox.id, id));
+      await this.db
+        .update(mailOutbox)
+        .set({ status: 'failed', error: reason.slice(0, 500) })
+        .where(eq(mailOutbox.id, id));
       return { type: 'error', id, reason };
     }
   }

@@ -17,14 +17,20 @@ describe('the member behind a session cookie (one query per request)', () => {
     clock = new FakeClock();
     seeded = await seededDatabase({ clock });
     siteId = (await seeded.site('localhost')).settings.id;
-    const [row] = await seeded.db.select({ id: users.id }).from(users).where(sql`${users.siteId} = ${siteId} and lower(${users.email}) = ${DEMO_ACCOUNTS.free.email}`);
+    const [row] = await seeded.db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`${users.siteId} = ${siteId} and lower(${users.email}) = ${DEMO_ACCOUNTS.free.email}`);
     memberId = row!.id;
   });
   afterAll(() => seeded.close());
 
   it('AUTH-04 answers the same member as loadCurrentUser, with the dismissals, and keeps the session rules (judgeSession)', async () => {
     const { token, session } = await createSession(seeded.db, clock, memberId);
-    await seeded.db.update(users).set({ dismissals: { profile_photo: '2026-11-20T10:00:00.000Z' } }).where(eq(users.id, memberId));
+    await seeded.db
+      .update(users)
+      .set({ dismissals: { profile_photo: '2026-11-20T10:00:00.000Z' } })
+      .where(eq(users.id, memberId));
     const found = await loadSessionMember(seeded.db, clock, token, siteId);
     expect(found?.user).toEqual(await loadCurrentUser(seeded.db, memberId));
     expect(found?.session.id).toBe(session.id);

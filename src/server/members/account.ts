@@ -74,13 +74,7 @@ export function toCurrentUser(row: MemberRow): CurrentUser {
 
 /** Loads the member with their profile and main image; null when the account is gone. */
 export async function loadCurrentUser(db: Db, userId: number): Promise<CurrentUser | null> {
-  const [row] = await db
-    .select(memberColumns)
-    .from(users)
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .leftJoin(photos, mainPhotoJoin)
-    .where(eq(users.id, userId))
-    .limit(1);
+  const [row] = await db.select(memberColumns).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).leftJoin(photos, mainPhotoJoin).where(eq(users.id, userId)).limit(1);
   return row ? toCurrentUser(row) : null;
 }
 

@@ -31,11 +31,7 @@ export async function block(deps: BlockDeps, member: Member, otherId: number): P
     .where(and(eq(users.id, otherId), eq(users.siteId, member.siteId)))
     .limit(1);
   if (!other) return { type: 'refused', reason: 'not_found' };
-  const inserted = await deps.db
-    .insert(blocks)
-    .values({ blockerId: member.userId, blockedId: otherId })
-    .onConflictDoNothing()
-    .returning({ id: blocks.blockedId });
+  const inserted = await deps.db.insert(blocks).values({ blockerId: member.userId, blockedId: otherId }).onConflictDoNothing().returning({ id: blocks.blockedId });
   if (inserted.length === 0) return { type: 'ok', created: false };
   await deps.bus.publish('member.blocked', { blockerId: member.userId, blockedId: otherId });
   return { type: 'ok', created: true };

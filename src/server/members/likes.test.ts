@@ -131,14 +131,17 @@ describe('likes', () => {
   it('LIK-01 paging does not skip likes made within one millisecond (the cursor keeps microseconds)', async () => {
     const { liked: a, likers } = await likedByFive(0);
     // As a bulk import or the seed leaves them: all at one instant with microseconds.
-    await kit.db.update(likes).set({ createdAt: sql`'2026-03-01T10:00:00.123456Z'::timestamptz` }).where(eq(likes.likedId, a));
+    await kit.db
+      .update(likes)
+      .set({ createdAt: sql`'2026-03-01T10:00:00.123456Z'::timestamptz` })
+      .where(eq(likes.likedId, a));
     const { ids, cursors } = await allReceived(a);
     expect(cursors).toEqual(['2026-03-01T10:00:00.123456Z', '2026-03-01T10:00:00.123456Z']);
     // Same instant: the newest like id first.
     expect(ids).toEqual([...likers].reverse());
   });
 
-  it('LIK-02 opening a profile clears the new flag only of that member\'s like to the viewer', async () => {
+  it("LIK-02 opening a profile clears the new flag only of that member's like to the viewer", async () => {
     const [a, b, c] = [await member(), await member(), await member()];
     await like(deps, me(b), a);
     await like(deps, me(c), a);

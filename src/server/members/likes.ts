@@ -35,9 +35,7 @@ export interface Member {
 /** Why a like (or a block) was refused; the API maps each to an error code. */
 export type LikeRefusal = 'self' | 'not_found';
 
-export type LikeResult =
-  | { type: 'ok'; likeId: number; created: boolean; match: boolean }
-  | { type: 'refused'; reason: LikeRefusal };
+export type LikeResult = { type: 'ok'; likeId: number; created: boolean; match: boolean } | { type: 'refused'; reason: LikeRefusal };
 
 /** SQL: the other member likes back (the like in `likes` is part of a match). */
 const likedBack = sql<boolean>`exists (select 1 from likes as like_back where like_back.liker_id = ${likes.likedId} and like_back.liked_id = ${likes.likerId})`;
@@ -98,7 +96,11 @@ export async function like(deps: LikeDeps, member: Member, otherId: number, sour
   // UX-01: the match is news to this member too, even when the other's like was shown to them already as
   // a 'New like': that like becomes unshown again, so the modal says 'It's a match!' once — on the spot
   // (the like's answer, or the page its form goes back to), else on their next page.
-  if (match) await deps.db.update(likes).set({ shownAt: null }).where(and(eq(likes.likerId, otherId), eq(likes.likedId, member.userId)));
+  if (match)
+    await deps.db
+      .update(likes)
+      .set({ shownAt: null })
+      .where(and(eq(likes.likerId, otherId), eq(likes.likedId, member.userId)));
   await deps.bus.publish('member.liked', { likeId, likerId: member.userId, likedId: otherId, siteId: member.siteId });
   if (match) await deps.bus.publish('member.matched', { memberIds: [member.userId, otherId], by: member.userId, siteId: member.siteId });
   if (deps.notify) {

@@ -38,7 +38,10 @@ async function member(spec: Spec): Promise<number> {
   const id = user!.id;
   let mainPhotoId: number | null = null;
   if (spec.photo) {
-    const [p] = await database.db.insert(photos).values({ userId: id, filename: `m${id}-main.webp`, thumbFilename: `m${id}-thumb.webp`, status: 'active', width: 480, height: 600 }).returning({ id: photos.id });
+    const [p] = await database.db
+      .insert(photos)
+      .values({ userId: id, filename: `m${id}-main.webp`, thumbFilename: `m${id}-thumb.webp`, status: 'active', width: 480, height: 600 })
+      .returning({ id: photos.id });
     mainPhotoId = p!.id;
   }
   await database.db.insert(profiles).values({

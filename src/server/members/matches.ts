@@ -73,12 +73,7 @@ export async function findSignupMatches(db: Db, options: SignupMatchesOptions): 
         lte(profiles.birthDate, range.to),
       ),
     )
-    .orderBy(
-      sql`case when ${profiles.country} = ${me.country} then 0 else 1 end`,
-      sql`case when ${photos.id} is null then 1 else 0 end`,
-      desc(profiles.lastActiveAt),
-      desc(users.id),
-    )
+    .orderBy(sql`case when ${profiles.country} = ${me.country} then 0 else 1 end`, sql`case when ${photos.id} is null then 1 else 0 end`, desc(profiles.lastActiveAt), desc(users.id))
     .limit(limit);
   return rows.map((r) => toMemberCard(r, options.now));
 }

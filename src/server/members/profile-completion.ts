@@ -107,8 +107,7 @@ export async function regionsOf(db: Db, country: string): Promise<Array<{ id: nu
 }
 
 /** An optional choice from a list: '' or missing means "not said". */
-const choice = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((v) => (v === '' || v === undefined || v === null ? null : v), z.enum(values).nullable());
+const choice = <T extends readonly [string, ...string[]]>(values: T) => z.preprocess((v) => (v === '' || v === undefined || v === null ? null : v), z.enum(values).nullable());
 
 export const aboutSchema = z.object({
   about: z
@@ -121,7 +120,10 @@ export const aboutSchema = z.object({
   relationship_status: choice(RELATIONSHIP_STATUSES),
   tattoos: choice(TATTOOS),
   signup_reason: choice(SIGNUP_REASONS),
-  interests: z.array(z.enum(INTERESTS)).max(INTERESTS.length).transform((list) => [...new Set(list)]),
+  interests: z
+    .array(z.enum(INTERESTS))
+    .max(INTERESTS.length)
+    .transform((list) => [...new Set(list)]),
   region_id: z.preprocess((v) => (v === '' || v === undefined || v === null ? null : v), z.coerce.number().int().positive().nullable()),
 });
 

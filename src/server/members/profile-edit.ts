@@ -35,14 +35,7 @@ const editSchema = aboutSchema.extend({
 });
 
 /** Error codes per field; texts are `profile_edit:errors.<code>` (name codes: `errors:<code>`). */
-export type EditFieldError =
-  | 'about_too_long'
-  | 'invalid_choice'
-  | 'age_range'
-  | 'age_order'
-  | 'signup_name_equal_to_email'
-  | 'signup_name_starts_with_at'
-  | 'signup_name_length';
+export type EditFieldError = 'about_too_long' | 'invalid_choice' | 'age_range' | 'age_order' | 'signup_name_equal_to_email' | 'signup_name_starts_with_at' | 'signup_name_length';
 
 export type SaveProfileResult = { type: 'ok' } | { type: 'error'; fields: Record<string, EditFieldError> };
 

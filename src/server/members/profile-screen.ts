@@ -70,4 +70,3 @@ export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenV
   if (!member) return { type: 'not_found' };
   return { type: 'ok', member, liked, signedIn: user !== null, likeSeen };
 }
-

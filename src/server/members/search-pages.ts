@@ -106,7 +106,13 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
       return { rows, full, html: new Map() };
     });
 
-    const listed = listedToKnownViewer(viewer, req.blocked ?? null, shared.rows) ?? (await listedAmong(req.db, viewer, shared.rows.map((row) => row.id)));
+    const listed =
+      listedToKnownViewer(viewer, req.blocked ?? null, shared.rows) ??
+      (await listedAmong(
+        req.db,
+        viewer,
+        shared.rows.map((row) => row.id),
+      ));
     const rows = shared.rows.filter((row) => listed.has(row.id));
     // Too many left out to make a whole page and know whether another follows: the viewer's own search.
     if (shared.full && rows.length < perPage + 1) return own();
@@ -115,7 +121,10 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
     const result = await pageOf(req.db, { ...search, narrowing }, rows);
 
     // The island shows the query as the form has it, in the page's language, from these rows.
-    const variant = `${options.lang}|${JSON.stringify(fromSearchParams(req.params))}|${shared.rows.filter((row) => !listed.has(row.id)).map((row) => row.id).join(',')}`;
+    const variant = `${options.lang}|${JSON.stringify(fromSearchParams(req.params))}|${shared.rows
+      .filter((row) => !listed.has(row.id))
+      .map((row) => row.id)
+      .join(',')}`;
     return {
       type: 'ok',
       result,

@@ -23,10 +23,7 @@ export interface SearchRequest {
   defaults?: SearchDefaults | null;
 }
 
-export type SearchOutcome =
-  | { type: 'ok'; result: SearchResult }
-  | { type: 'login_required' }
-  | { type: 'invalid'; code: ApiErrorCode; field: string };
+export type SearchOutcome = { type: 'ok'; result: SearchResult } | { type: 'login_required' } | { type: 'invalid'; code: ApiErrorCode; field: string };
 
 /** The stable API code for a refused filter (the field names of {@link parseSearchParams}). */
 export function searchErrorCode(err: SearchValidationError): ApiErrorCode {
@@ -51,4 +48,3 @@ export function searchErrorCode(err: SearchValidationError): ApiErrorCode {
 export function maySearch(req: Pick<SearchRequest, 'site' | 'userId' | 'tracking'>): boolean {
   return req.userId !== null || visitorMaySearch(req.site, req.tracking);
 }
-

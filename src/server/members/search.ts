@@ -45,7 +45,11 @@ export const searchFiltersSchema = z
     region: z.coerce.number().int().positive().optional(),
     minAge: z.coerce.number().int().min(SEARCH_MIN_AGE).max(SEARCH_MAX_AGE).optional(),
     maxAge: z.coerce.number().int().min(SEARCH_MIN_AGE).max(SEARCH_MAX_AGE).optional(),
-    cursor: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, 'bad cursor').optional(),
+    cursor: z
+      .string()
+      .max(200)
+      .regex(/^[A-Za-z0-9_-]+$/, 'bad cursor')
+      .optional(),
     pages: z.coerce.number().int().min(1).max(MAX_SHOWN_PAGES).optional(),
   })
   .refine((f) => f.minAge === undefined || f.maxAge === undefined || f.minAge <= f.maxAge, {
@@ -151,7 +155,14 @@ export const searchDefaultColumns = {
 };
 
 /** The search defaults of a profile, from its {@link searchDefaultColumns}. */
-export function searchDefaultsOf(me: { searchGender: string; searchSexuality: string; searchCountry: string; searchRegionId: number | null; searchMinAge: number | null; searchMaxAge: number | null }): SearchDefaults {
+export function searchDefaultsOf(me: {
+  searchGender: string;
+  searchSexuality: string;
+  searchCountry: string;
+  searchRegionId: number | null;
+  searchMinAge: number | null;
+  searchMaxAge: number | null;
+}): SearchDefaults {
   return {
     gender: wantedGenders(me.searchGender, me.searchSexuality),
     country: me.searchCountry,
@@ -289,14 +300,17 @@ async function findSimilar(db: Db, viewer: Viewer, n: Narrowing, now: Date, foun
   const w: Narrowing = { ...n };
   const seen = new Set(found.map((r) => r.id));
   const steps: Array<[Widening, () => boolean]> = [
-    ['age', () => {
-      const min = Math.max(w.minAge - AGE_WIDENING, siteMin);
-      const max = Math.min(w.maxAge + AGE_WIDENING, SEARCH_MAX_AGE);
-      if (min === w.minAge && max === w.maxAge) return false;
-      w.minAge = min;
-      w.maxAge = max;
-      return true;
-    }],
+    [
+      'age',
+      () => {
+        const min = Math.max(w.minAge - AGE_WIDENING, siteMin);
+        const max = Math.min(w.maxAge + AGE_WIDENING, SEARCH_MAX_AGE);
+        if (min === w.minAge && max === w.maxAge) return false;
+        w.minAge = min;
+        w.maxAge = max;
+        return true;
+      },
+    ],
     ['region', () => (w.region === undefined ? false : ((w.region = undefined), true))],
     ['country', () => (w.country === undefined ? false : ((w.country = undefined), true))],
   ];
@@ -308,7 +322,10 @@ async function findSimilar(db: Db, viewer: Viewer, n: Narrowing, now: Date, foun
       .where(and(...conditions(viewer, w, now)))
       .orderBy(desc(profiles.lastActiveAt), desc(users.id))
       .limit(perPage + seen.size);
-    cards = rows.filter((r) => !seen.has(r.id)).slice(0, perPage).map((r) => toMemberCard(r, now));
+    cards = rows
+      .filter((r) => !seen.has(r.id))
+      .slice(0, perPage)
+      .map((r) => toMemberCard(r, now));
     if (cards.length + found.length >= SIMILAR_THRESHOLD) break;
   }
   return widened.length === 0 ? null : { widened, cards };

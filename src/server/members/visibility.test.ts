@@ -31,7 +31,12 @@ async function member(site = siteId, extra: Partial<typeof users.$inferInsert> =
 }
 
 const listed = async (viewerId: number | null, id: number) =>
-  (await selectMemberCards(kit.db).where(listedTo({ siteId, userId: viewerId })).orderBy(desc(profiles.lastActiveAt), desc(users.id)).limit(60)).some((c) => c.id === id);
+  (
+    await selectMemberCards(kit.db)
+      .where(listedTo({ siteId, userId: viewerId }))
+      .orderBy(desc(profiles.lastActiveAt), desc(users.id))
+      .limit(60)
+  ).some((c) => c.id === id);
 
 describe('who is listed to whom', () => {
   it('BLK-01 a block hides both members from each other, in lists and profile checks, and from nobody else', async () => {

@@ -40,12 +40,7 @@ export const shownInPublic: SQL = or(eq(profiles.fictional, true), eq(users.publ
 
 /** SQL: the profile (joined with its user) may be listed to `viewer`. */
 export function listedTo(viewer: Viewer | ViewerParams): SQL {
-  const conditions: SQL[] = [
-    eq(profiles.siteId, viewer.siteId),
-    eq(profiles.status, 'active'),
-    eq(users.status, 'active'),
-    eq(users.invisible, false),
-  ];
+  const conditions: SQL[] = [eq(profiles.siteId, viewer.siteId), eq(profiles.status, 'active'), eq(users.status, 'active'), eq(users.invisible, false)];
   if (viewer.userId !== null) {
     conditions.push(ne(users.id, viewer.userId), notBlockedBetween(viewer.userId, users.id));
   } else if (!('everyone' in viewer && viewer.everyone)) {

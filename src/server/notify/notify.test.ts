@@ -32,7 +32,13 @@ beforeAll(async () => {
   await seedIfConfigured(app);
   pushService = await startFakePushService((path) => (path.includes('broken') ? 500 : 201));
   const site = await app.sites.forHost('localhost');
-  const find = async (email: string) => (await app.db.select({ id: users.id, email: users.email }).from(users).where(and(eq(users.email, email), eq(users.siteId, site.settings.id))))[0]!;
+  const find = async (email: string) =>
+    (
+      await app.db
+        .select({ id: users.id, email: users.email })
+        .from(users)
+        .where(and(eq(users.email, email), eq(users.siteId, site.settings.id)))
+    )[0]!;
   member = await find(DEMO_ACCOUNTS.free.email); // Sanne
   sender = await find(DEMO_ACCOUNTS.premium.email); // Mark
 });
@@ -97,7 +103,10 @@ describe('notify', () => {
     ['like_received', 'like_received'],
     ['match', 'like_received'],
   ] as const)('PUSH-02 with %s switched off (%s) neither a mail nor a push is sent', async (type, preference) => {
-    await app.db.update(users).set({ notificationsDisabled: [preference] }).where(eq(users.id, member.id));
+    await app.db
+      .update(users)
+      .set({ notificationsDisabled: [preference] })
+      .where(eq(users.id, member.id));
     const mails = (await app.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, member.email))).length;
     const pushes = pushService.received.length;
     expect(await notify(app, member.id, { type, fromUserId: sender.id })).toEqual({ type: 'skipped', reason: 'disabled' });
@@ -106,7 +115,10 @@ describe('notify', () => {
   });
 
   it('PUSH-02 other preferences do not stop an event', async () => {
-    await app.db.update(users).set({ notificationsDisabled: ['new_messages', 'promotions'] }).where(eq(users.id, member.id));
+    await app.db
+      .update(users)
+      .set({ notificationsDisabled: ['new_messages', 'promotions'] })
+      .where(eq(users.id, member.id));
     const result = await notify(app, member.id, { type: 'like_received', fromUserId: sender.id });
     expect(result).toMatchObject({ type: 'delivered', push: { type: 'ok', value: { sent: 1 } }, mail: { type: 'ok' } });
   });

@@ -54,8 +54,7 @@ export const MAIL_KIND_FOR: Record<NotifyEventType, string> = {
 export type ChannelOutcome<T> = { type: 'ok'; value: T } | { type: 'error'; reason: string };
 
 export type NotifyResult =
-  | { type: 'skipped'; reason: 'no_member' | 'deleted' | 'not_a_member' | 'disabled' }
-  | { type: 'delivered'; push: ChannelOutcome<PushDelivery>; mail: ChannelOutcome<{ id: number }> };
+  { type: 'skipped'; reason: 'no_member' | 'deleted' | 'not_a_member' | 'disabled' } | { type: 'delivered'; push: ChannelOutcome<PushDelivery>; mail: ChannelOutcome<{ id: number }> };
 
 /** The part of the app context notify needs (named here so this module does not import the context). */
 export interface NotifyDeps {
@@ -94,7 +93,12 @@ export function channelsFor(event: Pick<NotifyEvent, 'type'>): ReadonlyArray<'pu
  * Notifies `memberId` of `event` by push and e-mail as their preferences allow.
  * @param options.origin the site origin links point to; defaults to `https://<site domain>`.
  */
-export async function notify(app: NotifyDeps, memberId: number, event: NotifyEvent, options: { origin?: string; /** Default both; a new message in a running conversation goes by push only (its mail is the unread reminder). */ channels?: ReadonlyArray<'push' | 'mail'> } = {}): Promise<NotifyResult> {
+export async function notify(
+  app: NotifyDeps,
+  memberId: number,
+  event: NotifyEvent,
+  options: { origin?: string; /** Default both; a new message in a running conversation goes by push only (its mail is the unread reminder). */ channels?: ReadonlyArray<'push' | 'mail'> } = {},
+): Promise<NotifyResult> {
   const channels = options.channels ?? ['push', 'mail'];
   const [member] = await app.db
     .select({
@@ -127,34 +131,38 @@ export async function notify(app: NotifyDeps, memberId: number, event: NotifyEve
   const origin = options.origin ?? `https://${site.settings.domain}`;
   const log = app.log.child({ notify: event.type, userId: member.id });
 
-  const skipped = <T,>(): Promise<ChannelOutcome<T>> => Promise.resolve({ type: 'error', reason: 'channel_not_used' });
-  const pushing = !channels.includes('push') ? skipped<PushDelivery>() : app.push
-    .sendToUser(
-      member.id,
-      { title: t(`mail:${kind}.push_title`, values), body: t(`mail:${kind}.push_body`, values), url: path, tag: `${event.type}-${event.fromUserId}` },
-      `mailto:${site.settings.support_email}`,
-    )
-    .then(
-      (value): ChannelOutcome<PushDelivery> => {
-        if (value.failed > 0) log.warn({ delivery: value }, 'some push messages failed');
-        return { type: 'ok', value };
-      },
-      (err: unknown): ChannelOutcome<PushDelivery> => {
-        log.error({ err }, 'push notification failed');
-        return { type: 'error', reason: errorText(err) };
-      },
-    );
-  const mailing = !channels.includes('mail') ? skipped<{ id: number }>() : sendAccountMail(app, { site, user: { id: member.id, email: member.email, language: lang, name: member.name }, kind, url: origin + path, values }).then(
-    (result): ChannelOutcome<{ id: number }> => {
-      if (result.type === 'ok') return { type: 'ok', value: { id: result.id } };
-      log.error({ reason: result.reason, mailId: result.id }, 'notification mail failed');
-      return { type: 'error', reason: result.reason };
-    },
-    (err: unknown): ChannelOutcome<{ id: number }> => {
-      log.error({ err }, 'notification mail failed');
-      return { type: 'error', reason: errorText(err) };
-    },
-  );
+  const skipped = <T>(): Promise<ChannelOutcome<T>> => Promise.resolve({ type: 'error', reason: 'channel_not_used' });
+  const pushing = !channels.includes('push')
+    ? skipped<PushDelivery>()
+    : app.push
+        .sendToUser(
+          member.id,
+          { title: t(`mail:${kind}.push_title`, values), body: t(`mail:${kind}.push_body`, values), url: path, tag: `${event.type}-${event.fromUserId}` },
+          `mailto:${site.settings.support_email}`,
+        )
+        .then(
+          (value): ChannelOutcome<PushDelivery> => {
+            if (value.failed > 0) log.warn({ delivery: value }, 'some push messages failed');
+            return { type: 'ok', value };
+          },
+          (err: unknown): ChannelOutcome<PushDelivery> => {
+            log.error({ err }, 'push notification failed');
+            return { type: 'error', reason: errorText(err) };
+          },
+        );
+  const mailing = !channels.includes('mail')
+    ? skipped<{ id: number }>()
+    : sendAccountMail(app, { site, user: { id: member.id, email: member.email, language: lang, name: member.name }, kind, url: origin + path, values }).then(
+        (result): ChannelOutcome<{ id: number }> => {
+          if (result.type === 'ok') return { type: 'ok', value: { id: result.id } };
+          log.error({ reason: result.reason, mailId: result.id }, 'notification mail failed');
+          return { type: 'error', reason: result.reason };
+        },
+        (err: unknown): ChannelOutcome<{ id: number }> => {
+          log.error({ err }, 'notification mail failed');
+          return { type: 'error', reason: errorText(err) };
+        },
+      );
   const [push, mail] = await Promise.all([pushing, mailing]);
   return { type: 'delivered', push, mail };
 }

@@ -44,7 +44,9 @@ describe.each(await databaseKinds())('SEC-16 one-use offers under concurrent che
       const results = await Promise.all(Array.from({ length: 10 }, () => start(w, member, { code: 'HALF50' })));
       const started = results.filter((r) => r.type === 'ok');
       const refused = results.filter((r) => r.type === 'error');
-      console.info(`SEC-16 ${kind}: 10 simultaneous starts with one one-use code → ${started.length} started, ${refused.length} refused (${[...new Set(refused.map((r) => r.type === 'error' && r.reason))].join(', ')})`);
+      console.info(
+        `SEC-16 ${kind}: 10 simultaneous starts with one one-use code → ${started.length} started, ${refused.length} refused (${[...new Set(refused.map((r) => r.type === 'error' && r.reason))].join(', ')})`,
+      );
       expect(started).toHaveLength(1);
       expect(refused.every((r) => r.type === 'error' && r.reason === 'discount_in_use' && r.openPayment?.id === (started[0] as Extract<StartResult, { type: 'ok' }>).payment.id)).toBe(true);
       expect(started[0]).toMatchObject({ payment: { discountCode: 'HALF50', discountPercent: 50 } });
@@ -98,7 +100,10 @@ describe.each(await databaseKinds())('SEC-16 one-use offers under concurrent che
         expect(held!.status).toBe('released');
       }
       // The provider refuses to create the payment: it ends failed at once and holds nothing.
-      const down = { ...w, deps: { ...w.deps, providers: providersOf([Object.assign(Object.create(w.sim) as SimulatedProvider, { createPayment: async () => Promise.reject(new ProviderError('down', 503)) })]) } };
+      const down = {
+        ...w,
+        deps: { ...w.deps, providers: providersOf([Object.assign(Object.create(w.sim) as SimulatedProvider, { createPayment: async () => Promise.reject(new ProviderError('down', 503)) })]) },
+      };
       expect(await start(down, member, { code: 'TRYAGAIN' })).toEqual({ type: 'error', reason: 'provider_unavailable' });
       const last = await start(w, member, { code: 'TRYAGAIN' });
       expect(last).toMatchObject({ type: 'ok', payment: { discountCode: 'TRYAGAIN' } });
@@ -111,9 +116,7 @@ describe.each(await databaseKinds())('SEC-16 one-use offers under concurrent che
       // The limit leaves room for three and a half of this package (with the 19 cents of direct debit's costs).
       const amount = w.package.priceCents + 19;
       const limit = { cents: Math.floor(3.5 * amount), days: 30 };
-      const results = await Promise.all(
-        Array.from({ length: 10 }, () => start(w, member, { method: 'directdebit', issuer: null, mandateReference: 'MANDATE-SEC16', directDebitLimit: limit })),
-      );
+      const results = await Promise.all(Array.from({ length: 10 }, () => start(w, member, { method: 'directdebit', issuer: null, mandateReference: 'MANDATE-SEC16', directDebitLimit: limit })));
       const started = results.filter((r) => r.type === 'ok');
       const used = await directDebitUsage(w.db, member.id, new Date(0));
       console.info(`SEC-16 ${kind}: 10 simultaneous direct debits of ${amount} cents against a limit of ${limit.cents} → ${started.length} started, ${used} cents pending`);

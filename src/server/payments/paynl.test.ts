@@ -55,7 +55,13 @@ class FakePaynl {
     if (req.method === 'POST' && req.url === '/v1/orders') {
       const id = `ord${this.orders.size + 1}-abcdef`;
       this.orders.set(id, { id, amount: body.amount, status: { code: 20, action: 'PENDING' }, body });
-      return send(201, { id, orderId: `${id}X`, serviceId: body.serviceId, status: { code: 20, action: 'PENDING' }, links: { redirect: `https://checkout.example/${id}`, status: `${this.url}/v1/orders/${id}/status` } });
+      return send(201, {
+        id,
+        orderId: `${id}X`,
+        serviceId: body.serviceId,
+        status: { code: 20, action: 'PENDING' },
+        links: { redirect: `https://checkout.example/${id}`, status: `${this.url}/v1/orders/${id}/status` },
+      });
     }
     const status = /^\/v1\/orders\/([^/]+)\/status$/.exec(req.url ?? '');
     if (req.method === 'GET' && status) {
@@ -109,7 +115,16 @@ describe('PAY. adapter against a local fake of its API', () => {
   });
 
   it('CRD-02 creates an order with the amount in cents, the method id and the bank, authenticated with the token', async () => {
-    const created = await provider.createPayment({ amountCents: 1024, currency: 'EUR', method: 'ideal', issuer: 'INGBNL2A', description: '50 credits', returnUrl: 'https://site.test/credits/order/1', webhookUrl: 'https://site.test/api/payment-webhook.php?provider=paynl', idempotencyKey: 'payment-1' });
+    const created = await provider.createPayment({
+      amountCents: 1024,
+      currency: 'EUR',
+      method: 'ideal',
+      issuer: 'INGBNL2A',
+      description: '50 credits',
+      returnUrl: 'https://site.test/credits/order/1',
+      webhookUrl: 'https://site.test/api/payment-webhook.php?provider=paynl',
+      idempotencyKey: 'payment-1',
+    });
     expect(created).toEqual({ providerPaymentId: 'ord1-abcdef', checkoutUrl: 'https://checkout.example/ord1-abcdef' });
     expect(fake.requests.at(-1)!.body).toMatchObject({
       serviceId: SERVICE_ID,
@@ -157,8 +172,20 @@ describe('PAY. adapter against a local fake of its API', () => {
     const deps = { db: kit.db, clock, providers: providersOf([provider]) };
     const [site] = await kit.db.select({ id: sites.id }).from(sites).where(eq(sites.isDefault, true));
     const [pkg] = await kit.db.select().from(creditPackages).where(eq(creditPackages.siteId, site!.id)).limit(1);
-    const [member] = await kit.db.insert(users).values({ siteId: site!.id, email: 'paynl@example.com', language: 'nl', status: 'active', signupDate: new Date('2025-01-01') }).returning();
-    const started = await startPayment(deps, { siteId: site!.id, siteName: 'Test', member: { id: member!.id, paid_user: false, signup_date: '2025-01-01T00:00:00.000Z' }, country: 'NL', packageId: pkg!.id, method: 'card', idempotencyKey: 'paynl-key-1', origin: 'https://site.test' });
+    const [member] = await kit.db
+      .insert(users)
+      .values({ siteId: site!.id, email: 'paynl@example.com', language: 'nl', status: 'active', signupDate: new Date('2025-01-01') })
+      .returning();
+    const started = await startPayment(deps, {
+      siteId: site!.id,
+      siteName: 'Test',
+      member: { id: member!.id, paid_user: false, signup_date: '2025-01-01T00:00:00.000Z' },
+      country: 'NL',
+      packageId: pkg!.id,
+      method: 'card',
+      idempotencyKey: 'paynl-key-1',
+      origin: 'https://site.test',
+    });
     if (started.type !== 'ok') throw new Error(started.reason);
     const orderId = started.payment.providerPaymentId!;
     expect(started.checkoutUrl).toBe(`https://checkout.example/${orderId}`);

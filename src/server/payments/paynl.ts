@@ -13,7 +13,18 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { PaymentStatus } from '../../db/schema';
-import { ProviderError, standardMethods, type CreatePaymentInput, type CreatedPayment, type MethodOffer, type PaymentMethod, type PaymentProvider, type ProviderPaymentState, type WebhookCheck, type WebhookRequest } from './provider';
+import {
+  ProviderError,
+  standardMethods,
+  type CreatePaymentInput,
+  type CreatedPayment,
+  type MethodOffer,
+  type PaymentMethod,
+  type PaymentProvider,
+  type ProviderPaymentState,
+  type WebhookCheck,
+  type WebhookRequest,
+} from './provider';
 
 export interface PaynlConfig {
   /** AT-xxxx-xxxx */

@@ -5,7 +5,7 @@ import { quote } from './service';
 import { formatRate, vatIncluded, vatRate } from './vat';
 
 describe('receipts and discounts', () => {
-  it('CRD-04 the VAT in a gross price: 21% of €10.24 incl. is €1.78; the member\'s country chooses the rate', () => {
+  it("CRD-04 the VAT in a gross price: 21% of €10.24 incl. is €1.78; the member's country chooses the rate", () => {
     expect(vatIncluded(1024, vatRate('NL'))).toBe(178);
     expect(vatIncluded(1210, 2100)).toBe(210);
     expect(vatRate('de')).toBe(1900);
@@ -14,7 +14,10 @@ describe('receipts and discounts', () => {
   });
 
   it('CRD-05 a quote is price − discount + transaction costs, in cents', () => {
-    expect(quote({ priceCents: 995, currency: 'EUR', credits: 50 }, { code: 'TIMEBONUS25', percent: 25, kind: 'time_bonus', expires_at: null }, 29)).toMatchObject({ discountCents: 249, amountCents: 995 - 249 + 29 });
+    expect(quote({ priceCents: 995, currency: 'EUR', credits: 50 }, { code: 'TIMEBONUS25', percent: 25, kind: 'time_bonus', expires_at: null }, 29)).toMatchObject({
+      discountCents: 249,
+      amountCents: 995 - 249 + 29,
+    });
     expect(quote({ priceCents: 995, currency: 'EUR', credits: 50 }, null, 49)).toMatchObject({ discountCents: 0, amountCents: 1044 });
     expect(discountCents(1, 90)).toBe(0);
   });

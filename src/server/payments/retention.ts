@@ -30,9 +30,6 @@ export async function grantRetentionDiscount(db: Db, input: { memberId: number; 
   if (!Number.isInteger(input.percent) || input.percent < 1 || input.percent > 90) return { type: 'none' };
   const code = `STAY${input.percent}-${randomBytes(4).toString('hex').toUpperCase()}`;
   // The partial unique index (one retention code per member) makes a second choice, or a race of two, a no-op.
-  await db
-    .insert(discountCodes)
-    .values({ siteId: input.siteId, code, kind: 'retention', percent: input.percent, userId: input.memberId, createdAt: input.now })
-    .onConflictDoNothing();
+  await db.insert(discountCodes).values({ siteId: input.siteId, code, kind: 'retention', percent: input.percent, userId: input.memberId, createdAt: input.now }).onConflictDoNothing();
   return retentionState(db, input.memberId);
 }

@@ -33,7 +33,15 @@ describe('payments service on PGlite', () => {
     const result = await start(w, member, { idempotencyKey: 'same-key-123' });
     expect(result.type).toBe('ok');
     if (result.type !== 'ok') return;
-    expect(result.payment).toMatchObject({ amountCents: w.package.priceCents + 29, transactionCostCents: 29, credits: w.package.credits, status: 'pending', method: 'ideal', issuer: 'INGBNL2A', discountCents: 0 });
+    expect(result.payment).toMatchObject({
+      amountCents: w.package.priceCents + 29,
+      transactionCostCents: 29,
+      credits: w.package.credits,
+      status: 'pending',
+      method: 'ideal',
+      issuer: 'INGBNL2A',
+      discountCents: 0,
+    });
     expect(result.checkoutUrl).toMatch(/\/checkout\/simulated\/sim_/);
     const again = await start(w, member, { idempotencyKey: 'same-key-123', packageId: w.packageId + 1 });
     expect(again).toMatchObject({ type: 'ok', replayed: true, payment: { id: result.payment.id, providerPaymentId: result.payment.providerPaymentId } });
@@ -42,7 +50,11 @@ describe('payments service on PGlite', () => {
 
   it('CRD-02 refuses another site package, an unknown method, a missing or unknown bank', async () => {
     const member = await newMember(w);
-    const [other] = await kit.db.select().from(creditPackages).where(and(eq(creditPackages.siteId, w.siteId + 1))).limit(1);
+    const [other] = await kit.db
+      .select()
+      .from(creditPackages)
+      .where(and(eq(creditPackages.siteId, w.siteId + 1)))
+      .limit(1);
     expect(await start(w, member, { packageId: other?.id ?? 999_999 })).toEqual({ type: 'error', reason: 'package_not_found' });
     expect(await start(w, member, { method: 'bitcoin' })).toEqual({ type: 'error', reason: 'method_unavailable' });
     expect(await start(w, member, { method: 'bancontact', issuer: null })).toEqual({ type: 'error', reason: 'method_unavailable' });
@@ -53,12 +65,20 @@ describe('payments service on PGlite', () => {
 
   it('CRD-07 TB-01 the time bonus (25%, under 4 h after signup) comes before the welcome code; codes are refused when not found or used (CRD-06)', async () => {
     const fresh = await newMember(w, 3600_000);
-    expect(activeDiscount(fresh, clock.now())).toMatchObject({ code: 'TIMEBONUS25', percent: 25, kind: 'time_bonus', expires_at: new Date(new Date(fresh.signup_date).getTime() + TIME_BONUS_MS).toISOString() });
+    expect(activeDiscount(fresh, clock.now())).toMatchObject({
+      code: 'TIMEBONUS25',
+      percent: 25,
+      kind: 'time_bonus',
+      expires_at: new Date(new Date(fresh.signup_date).getTime() + TIME_BONUS_MS).toISOString(),
+    });
     const older = await newMember(w, 5 * 3600_000);
     expect(activeDiscount(older, clock.now())).toMatchObject({ code: 'WELCOME25', kind: 'welcome' });
     expect(activeDiscount({ ...older, paid_user: true }, clock.now())).toBeNull();
     const withBonus = await start(w, fresh);
-    expect(withBonus).toMatchObject({ type: 'ok', payment: { discountCode: 'TIMEBONUS25', discountCents: Math.round(w.package.priceCents / 4), amountCents: w.package.priceCents - Math.round(w.package.priceCents / 4) + 29 } });
+    expect(withBonus).toMatchObject({
+      type: 'ok',
+      payment: { discountCode: 'TIMEBONUS25', discountCents: Math.round(w.package.priceCents / 4), amountCents: w.package.priceCents - Math.round(w.package.priceCents / 4) + 29 },
+    });
     expect(await start(w, older, { code: 'NOPE-CODE' })).toEqual({ type: 'error', reason: 'discount_not_found' });
     await kit.db.insert(discountCodes).values({ code: 'SPRING10', percent: 10, siteId: w.siteId });
     const coded = await start(w, older, { code: 'spring10' });

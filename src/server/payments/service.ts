@@ -185,7 +185,11 @@ export async function startPayment(deps: PaymentDeps, input: StartPaymentInput):
       const held = await openPaymentHolding(tx, input.member.id, discount.offers);
       if (held) return { type: 'error', reason: 'discount_in_use', openPayment: held };
       const price = quote(pkg, discount.discount, offer.transactionCostCents);
-      if (offer.id === 'directdebit' && input.directDebitLimit && (await directDebitLimitReached(tx, { memberId: input.member.id, amountCents: price.amountCents, limit: input.directDebitLimit, now }))) {
+      if (
+        offer.id === 'directdebit' &&
+        input.directDebitLimit &&
+        (await directDebitLimitReached(tx, { memberId: input.member.id, amountCents: price.amountCents, limit: input.directDebitLimit, now }))
+      ) {
         return { type: 'error', reason: 'directdebit_limit_reached' };
       }
       const [inserted] = await tx
@@ -262,7 +266,11 @@ async function byId(db: LedgerExecutor, id: number): Promise<Payment | null> {
 /** A member's own payment (another member's id, or another site's, is null: a 404). */
 export async function memberPayment(db: Db, memberId: number, paymentId: number): Promise<Payment | null> {
   if (!Number.isSafeInteger(paymentId) || paymentId <= 0) return null;
-  const [row] = await db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.userId, memberId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.userId, memberId)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -378,13 +386,23 @@ async function closePayment(deps: Pick<PaymentDeps, 'db' | 'clock'>, payment: Pa
 async function grantPurchase(tx: DbTransaction, payment: Payment, now: Date): Promise<void> {
   await grant(tx, { memberId: payment.userId, amount: payment.credits, reason: 'purchase', reference: `payment:${payment.providerPaymentId}`, at: now });
   await tx.update(users).set({ paidUser: true }).where(eq(users.id, payment.userId));
-  const reservations = await tx.select().from(discountReservations).where(and(eq(discountReservations.paymentId, payment.id), ne(discountReservations.status, 'redeemed')));
+  const reservations = await tx
+    .select()
+    .from(discountReservations)
+    .where(and(eq(discountReservations.paymentId, payment.id), ne(discountReservations.status, 'redeemed')));
   let reused = false;
   for (const reservation of reservations) {
     const [other] = await tx
       .select({ id: discountReservations.id })
       .from(discountReservations)
-      .where(and(eq(discountReservations.userId, payment.userId), eq(discountReservations.offer, reservation.offer), inArray(discountReservations.status, ['open', 'redeemed']), ne(discountReservations.paymentId, payment.id)))
+      .where(
+        and(
+          eq(discountReservations.userId, payment.userId),
+          eq(discountReservations.offer, reservation.offer),
+          inArray(discountReservations.status, ['open', 'redeemed']),
+          ne(discountReservations.paymentId, payment.id),
+        ),
+      )
       .limit(1);
     if (other) reused = true;
     else await tx.update(discountReservations).set({ status: 'redeemed', updatedAt: now }).where(eq(discountReservations.id, reservation.id));
@@ -457,13 +475,19 @@ export async function latePaidPayments(db: Db, limit = 200) {
     .where(isNotNull(payments.latePaidAt))
     .orderBy(desc(payments.latePaidAt), desc(payments.id))
     .limit(limit);
-  const from = await closedBeforePaid(db, rows.map((r) => r.payment.id));
+  const from = await closedBeforePaid(
+    db,
+    rows.map((r) => r.payment.id),
+  );
   return rows.map((r) => ({ ...r, closedAs: from.get(r.payment.id) ?? null }));
 }
 
 /** How many payments were paid after we had closed them (the back office's start page). */
 export async function latePaidCount(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(payments).where(isNotNull(payments.latePaidAt));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(payments)
+    .where(isNotNull(payments.latePaidAt));
   return row?.n ?? 0;
 }
 
@@ -521,18 +545,24 @@ export async function refundPayment(deps: PaymentDeps, paymentId: number): Promi
   if (!provider) return { type: 'error', reason: 'provider_refused' };
   // The credits come back first (one transaction, only while unused); then the provider refunds. A
   // provider refusal gives the credits back again, so nothing is held open during the HTTP call.
-  const taken = await db.transaction(async (tx) => {
-    const [marked] = await tx.update(payments).set({ refundedAt: now, updatedAt: now }).where(and(eq(payments.id, payment.id), isNull(payments.refundedAt))).returning({ id: payments.id });
-    if (!marked) return 'already_refunded' as const;
-    const spent = await spend(tx, { memberId: payment.userId, amount: payment.credits, reason: 'refund', reference: `refund:${payment.providerPaymentId}:${now.getTime()}`, at: now });
-    if (!spent.ok) {
-      tx.rollback();
-    }
-    return 'ok' as const;
-  }).catch((err: unknown) => {
-    if (err instanceof TransactionRollbackError) return 'credits_used' as const;
-    throw err;
-  });
+  const taken = await db
+    .transaction(async (tx) => {
+      const [marked] = await tx
+        .update(payments)
+        .set({ refundedAt: now, updatedAt: now })
+        .where(and(eq(payments.id, payment.id), isNull(payments.refundedAt)))
+        .returning({ id: payments.id });
+      if (!marked) return 'already_refunded' as const;
+      const spent = await spend(tx, { memberId: payment.userId, amount: payment.credits, reason: 'refund', reference: `refund:${payment.providerPaymentId}:${now.getTime()}`, at: now });
+      if (!spent.ok) {
+        tx.rollback();
+      }
+      return 'ok' as const;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof TransactionRollbackError) return 'credits_used' as const;
+      throw err;
+    });
   if (taken !== 'ok') return { type: 'error', reason: taken };
   try {
     const { refundId } = await provider.refund(payment.providerPaymentId, payment.amountCents, payment.currency);

@@ -12,7 +12,17 @@ import { eq, and } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { appSecrets, simulatedCheckouts, type PaymentStatus } from '../../db/schema';
 import type { Logger } from '../logger';
-import { ProviderError, standardMethods, type CreatePaymentInput, type CreatedPayment, type MethodOffer, type PaymentProvider, type ProviderPaymentState, type WebhookCheck, type WebhookRequest } from './provider';
+import {
+  ProviderError,
+  standardMethods,
+  type CreatePaymentInput,
+  type CreatedPayment,
+  type MethodOffer,
+  type PaymentProvider,
+  type ProviderPaymentState,
+  type WebhookCheck,
+  type WebhookRequest,
+} from './provider';
 
 export const SIMULATED_SIGNATURE_HEADER = 'x-simulated-signature';
 const SECRET_KEY = 'simulated_payments_secret';
@@ -30,7 +40,10 @@ export class SimulatedProvider implements PaymentProvider {
 
   /** Loads (or makes, once) the signing secret in app_secrets, like the device-cookie secret. */
   static async create(deps: { db: Db; log?: Logger; fetch?: typeof fetch }): Promise<SimulatedProvider> {
-    await deps.db.insert(appSecrets).values({ key: SECRET_KEY, value: randomBytes(32).toString('base64url') }).onConflictDoNothing({ target: appSecrets.key });
+    await deps.db
+      .insert(appSecrets)
+      .values({ key: SECRET_KEY, value: randomBytes(32).toString('base64url') })
+      .onConflictDoNothing({ target: appSecrets.key });
     const [row] = await deps.db.select({ value: appSecrets.value }).from(appSecrets).where(eq(appSecrets.key, SECRET_KEY)).limit(1);
     return new SimulatedProvider(deps.db, Buffer.from(row!.value, 'base64url'), deps.log, deps.fetch);
   }
@@ -80,7 +93,10 @@ export class SimulatedProvider implements PaymentProvider {
     const row = await this.checkout(id);
     if (!row) return null;
     if (choice !== 'pending') {
-      await this.db.update(simulatedCheckouts).set({ status: choice }).where(and(eq(simulatedCheckouts.id, id), eq(simulatedCheckouts.status, 'pending')));
+      await this.db
+        .update(simulatedCheckouts)
+        .set({ status: choice })
+        .where(and(eq(simulatedCheckouts.id, id), eq(simulatedCheckouts.status, 'pending')));
     }
     await this.sendWebhook(row.webhookUrl, id);
     const after = await this.checkout(id);
@@ -128,7 +144,10 @@ export class SimulatedProvider implements PaymentProvider {
     const row = await this.checkout(providerPaymentId);
     if (!row || row.status !== 'paid') throw new ProviderError('simulated: only a paid payment can be refunded', 422);
     if (row.refundedCents + amountCents > row.amountCents) throw new ProviderError('simulated: refund exceeds the payment', 422);
-    await this.db.update(simulatedCheckouts).set({ refundedCents: row.refundedCents + amountCents }).where(eq(simulatedCheckouts.id, providerPaymentId));
+    await this.db
+      .update(simulatedCheckouts)
+      .set({ refundedCents: row.refundedCents + amountCents })
+      .where(eq(simulatedCheckouts.id, providerPaymentId));
     return { refundId: `simre_${randomBytes(9).toString('base64url')}` };
   }
 

@@ -4,7 +4,21 @@
  * consumer lives, OSS); prices include VAT. Countries not listed use the Dutch rate.
  */
 const VAT_BASIS_POINTS: Record<string, number> = {
-  NL: 2100, BE: 2100, DE: 1900, AT: 2000, FR: 2000, IT: 2200, ES: 2100, PL: 2300, DK: 2500, FI: 2550, SE: 2500, LU: 1700, IE: 2300, PT: 2300, NO: 2500,
+  NL: 2100,
+  BE: 2100,
+  DE: 1900,
+  AT: 2000,
+  FR: 2000,
+  IT: 2200,
+  ES: 2100,
+  PL: 2300,
+  DK: 2500,
+  FI: 2550,
+  SE: 2500,
+  LU: 1700,
+  IE: 2300,
+  PT: 2300,
+  NO: 2500,
 };
 
 export function vatRate(country: string): number {
@@ -20,4 +34,3 @@ export function vatIncluded(grossCents: number, basisPoints: number): number {
 export function formatRate(basisPoints: number, lang: string): string {
   return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 2 }).format(basisPoints / 10_000);
 }
-

@@ -16,7 +16,10 @@ let otherSitePremium: { id: number; paid_user: boolean };
 let sameSitePremium: { id: number; paid_user: boolean };
 
 async function member(email: string, siteId: number) {
-  const [row] = await seeded.db.select({ id: users.id, paid_user: users.paidUser }).from(users).where(and(eq(users.email, email), eq(users.siteId, siteId)));
+  const [row] = await seeded.db
+    .select({ id: users.id, paid_user: users.paidUser })
+    .from(users)
+    .where(and(eq(users.email, email), eq(users.siteId, siteId)));
   return row!;
 }
 
@@ -59,7 +62,7 @@ describe('photoAccess', () => {
     }
   });
 
-  it('MEM-04 on the owner\'s site: public for all, premium for premium members and the owner, pending for the owner, removed for nobody', async () => {
+  it("MEM-04 on the owner's site: public for all, premium for premium members and the owner, pending for the owner, removed for nobody", async () => {
     await as({ status: 'active', premium: false });
     expect(await photoAccess(seeded.db, photo.filename, siteOne, null)).toEqual({ type: 'public' });
     await as({ status: 'active', premium: true });

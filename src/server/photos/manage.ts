@@ -45,7 +45,15 @@ export const photoOrder = [asc(photos.position), asc(photos.id)] as const;
 export async function listOwnPhotos(db: Db, userId: number): Promise<OwnPhoto[]> {
   const [profile] = await db.select({ main: profiles.mainPhotoId }).from(profiles).where(eq(profiles.userId, userId)).limit(1);
   const rows = await db
-    .select({ id: photos.id, filename: photos.filename, thumbFilename: photos.thumbFilename, status: photos.status, premium: photos.premium, position: photos.position, rejectionReason: photos.rejectionReason })
+    .select({
+      id: photos.id,
+      filename: photos.filename,
+      thumbFilename: photos.thumbFilename,
+      status: photos.status,
+      premium: photos.premium,
+      position: photos.position,
+      rejectionReason: photos.rejectionReason,
+    })
     .from(photos)
     .where(eq(photos.userId, userId))
     .orderBy(...photoOrder);
@@ -66,7 +74,15 @@ type Owned = { id: number; status: PhotoStatus; premium: boolean; siteId: number
 async function ownedPhoto(tx: DbTransaction, userId: number, photoId: number): Promise<Owned | undefined> {
   if (!Number.isSafeInteger(photoId) || photoId <= 0 || photoId > 2_147_483_647) return undefined;
   const [row] = await tx
-    .select({ id: photos.id, status: photos.status, premium: photos.premium, siteId: users.siteId, filename: photos.filename, thumbFilename: photos.thumbFilename, blurredFilename: photos.blurredFilename })
+    .select({
+      id: photos.id,
+      status: photos.status,
+      premium: photos.premium,
+      siteId: users.siteId,
+      filename: photos.filename,
+      thumbFilename: photos.thumbFilename,
+      blurredFilename: photos.blurredFilename,
+    })
     .from(photos)
     .innerJoin(users, eq(users.id, photos.userId))
     .where(and(eq(photos.id, photoId), eq(photos.userId, userId)))
@@ -85,7 +101,10 @@ export async function promoteNextMain(tx: DbTransaction, userId: number): Promis
     .where(and(eq(photos.userId, userId), ne(photos.status, 'removed'), eq(photos.premium, false)))
     .orderBy(...photoOrder);
   const next = candidates.find((p) => p.status === 'active') ?? candidates[0];
-  await tx.update(profiles).set({ mainPhotoId: next?.id ?? null }).where(eq(profiles.userId, userId));
+  await tx
+    .update(profiles)
+    .set({ mainPhotoId: next?.id ?? null })
+    .where(eq(profiles.userId, userId));
 }
 
 async function mainPhotoOf(tx: DbTransaction, userId: number): Promise<number | null> {
@@ -152,7 +171,12 @@ export async function movePhoto(deps: ManageDeps, userId: number, photoId: numbe
   return deps.db.transaction(async (tx) => {
     const photo = await ownedPhoto(tx, userId, photoId);
     if (!photo) return { type: 'error', reason: 'not_found' } as const;
-    const rows = await tx.select({ id: photos.id }).from(photos).where(eq(photos.userId, userId)).orderBy(...photoOrder).for('update');
+    const rows = await tx
+      .select({ id: photos.id })
+      .from(photos)
+      .where(eq(photos.userId, userId))
+      .orderBy(...photoOrder)
+      .for('update');
     const order = rows.map((r) => r.id);
     const at = order.indexOf(photo.id);
     const to = direction === 'up' ? at - 1 : at + 1;
@@ -165,6 +189,17 @@ export async function movePhoto(deps: ManageDeps, userId: number, photoId: numbe
 /** Sets positions 0..n-1 in the order given (one statement). */
 async function writeOrder(tx: DbTransaction, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  const cases = sql.join(ids.map((id, i) => sql`when ${id}::int then ${i}::int`), sql` `);
-  await tx.update(photos).set({ position: sql`case ${photos.id} ${cases} end` }).where(sql`${photos.id} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+  const cases = sql.join(
+    ids.map((id, i) => sql`when ${id}::int then ${i}::int`),
+    sql` `,
+  );
+  await tx
+    .update(photos)
+    .set({ position: sql`case ${photos.id} ${cases} end` })
+    .where(
+      sql`${photos.id} in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    );
 }

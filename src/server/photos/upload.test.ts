@@ -36,7 +36,9 @@ async function newMember(paidUser = false): Promise<number> {
     .insert(users)
     .values({ siteId, email: `upload-${memberNo}@example.com`, passwordHash: null, status: 'not_confirmed', language: 'en', paidUser })
     .returning({ id: users.id });
-  await database.db.insert(profiles).values({ userId: user!.id, siteId, name: `Uploader ${memberNo}`, status: 'disabled', gender: 'female', sexuality: 'hetero', birthDate: '1990-05-05', country: 'NL' });
+  await database.db
+    .insert(profiles)
+    .values({ userId: user!.id, siteId, name: `Uploader ${memberNo}`, status: 'disabled', gender: 'female', sexuality: 'hetero', birthDate: '1990-05-05', country: 'NL' });
   return user!.id;
 }
 
@@ -49,7 +51,9 @@ async function storedFiles(): Promise<string[]> {
 
 /** A landscape JPEG, red above and blue below, with camera EXIF, GPS position and orientation 6 (turn 90° clockwise). */
 async function jpegWithGpsAndOrientation(): Promise<Buffer> {
-  const blue = await sharp({ create: { width: 600, height: 240, channels: 3, background: '#0000ff' } }).png().toBuffer();
+  const blue = await sharp({ create: { width: 600, height: 240, channels: 3, background: '#0000ff' } })
+    .png()
+    .toBuffer();
   return sharp({ create: { width: 600, height: 480, channels: 3, background: '#ff0000' } })
     .composite([{ input: blue, top: 240, left: 0 }])
     .withExif({
@@ -90,7 +94,10 @@ function pngClaiming(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(1024))), chunk('IEND', Buffer.alloc(0))]);
 }
 
-const smallPng = () => sharp({ create: { width: 300, height: 300, channels: 3, background: '#44aa66' } }).png().toBuffer();
+const smallPng = () =>
+  sharp({ create: { width: 300, height: 300, channels: 3, background: '#44aa66' } })
+    .png()
+    .toBuffer();
 
 describe('uploadPhoto', () => {
   it('PHO-04 PHO-02 a JPEG with EXIF and GPS becomes main and thumb WebP without any metadata, waiting for inspection, as the main photo', async () => {
@@ -107,7 +114,10 @@ describe('uploadPhoto', () => {
     expect(thumbFilename).toMatch(PHOTO_NAME);
     expect(filename).not.toBe(thumbFilename);
 
-    for (const [name, size] of [[filename, { width: 480, height: 600 }], [thumbFilename, { width: 160, height: 200 }]] as const) {
+    for (const [name, size] of [
+      [filename, { width: 480, height: 600 }],
+      [thumbFilename, { width: 160, height: 200 }],
+    ] as const) {
       const file = await store.get(name);
       expect(file).not.toBeNull();
       const meta = await sharp(file!.body).metadata();
@@ -131,7 +141,9 @@ describe('uploadPhoto', () => {
     const result = await uploadPhoto(deps(), { userId, body: await jpegWithGpsAndOrientation() });
     expect(result.type).toBe('ok');
     if (result.type !== 'ok') return;
-    const { data, info } = await sharp((await store.get(result.photo.filename))!.body).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp((await store.get(result.photo.filename))!.body)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const pixel = (x: number, y: number) => Array.from(data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3));
     // Red was on top; turned 90° clockwise it is on the right, blue on the left.
     const [lr, , lb] = pixel(20, 300);
@@ -155,7 +167,9 @@ describe('uploadPhoto', () => {
     const userId = await newMember();
     const before = await storedFiles();
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100" fill="red"/></svg>');
-    const jpeg = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#123456' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#123456' } })
+      .jpeg()
+      .toBuffer();
     const truncated = jpeg.subarray(0, 200);
     for (const body of [Buffer.from('This is just text, saved as holiday.jpg\n'), svg, truncated, Buffer.alloc(0)]) {
       const result = await uploadPhoto(deps(), { userId, body, setAsMain: true });
@@ -204,7 +218,14 @@ describe('uploadPhoto', () => {
 
   it('PHO-01 a premium member can have 25 photos, not 26', async () => {
     const userId = await newMember(true);
-    const rows = Array.from({ length: PHOTO_LIMITS.premium - 1 }, (_, i) => ({ userId, filename: `pre${userId}x${i}-main.webp`, thumbFilename: `pre${userId}x${i}-thumb.webp`, width: 480, height: 600, status: 'active' as const }));
+    const rows = Array.from({ length: PHOTO_LIMITS.premium - 1 }, (_, i) => ({
+      userId,
+      filename: `pre${userId}x${i}-main.webp`,
+      thumbFilename: `pre${userId}x${i}-thumb.webp`,
+      width: 480,
+      height: 600,
+      status: 'active' as const,
+    }));
     await database.db.insert(photos).values(rows);
     const body = await smallPng();
     expect((await uploadPhoto(deps(), { userId, body })).type).toBe('ok');

@@ -154,7 +154,10 @@ export async function uploadPhoto(deps: UploadDeps, input: UploadInput): Promise
       .where(and(eq(photos.userId, input.userId), ne(photos.status, 'removed')));
     if ((count?.n ?? 0) >= limitNow) return { limit: limitNow };
     // A new photo goes last in the member's order (PHO-03).
-    const [last] = await tx.select({ max: sql<number | null>`max(${photos.position})::int` }).from(photos).where(eq(photos.userId, input.userId));
+    const [last] = await tx
+      .select({ max: sql<number | null>`max(${photos.position})::int` })
+      .from(photos)
+      .where(eq(photos.userId, input.userId));
     const [row] = await tx
       .insert(photos)
       .values({
@@ -171,11 +174,7 @@ export async function uploadPhoto(deps: UploadDeps, input: UploadInput): Promise
       .returning({ id: photos.id, filename: photos.filename, thumbFilename: photos.thumbFilename, status: photos.status });
     if (input.setAsMain === true) await tx.update(profiles).set({ mainPhotoId: row!.id }).where(eq(profiles.userId, input.userId));
     else if (input.setAsMain === 'when_none') {
-      const [current] = await tx
-        .select({ status: photos.status })
-        .from(profiles)
-        .leftJoin(photos, eq(photos.id, profiles.mainPhotoId))
-        .where(eq(profiles.userId, input.userId));
+      const [current] = await tx.select({ status: photos.status }).from(profiles).leftJoin(photos, eq(photos.id, profiles.mainPhotoId)).where(eq(profiles.userId, input.userId));
       if (!current || current.status === null || current.status === 'removed') await tx.update(profiles).set({ mainPhotoId: row!.id }).where(eq(profiles.userId, input.userId));
     }
     return { photo: row! };
@@ -187,9 +186,7 @@ export async function uploadPhoto(deps: UploadDeps, input: UploadInput): Promise
   return { type: 'ok', photo: inserted.photo };
 }
 
-export type UploadFormResult =
-  | { type: 'ok'; form: FormData; file: Buffer | null }
-  | { type: 'error'; reason: 'photo_too_large' | 'photo_invalid' };
+export type UploadFormResult = { type: 'ok'; form: FormData; file: Buffer | null } | { type: 'error'; reason: 'photo_too_large' | 'photo_invalid' };
 
 /**
  * Reads a multipart upload form with a hard size limit: a declared Content-Length over the limit is

@@ -109,21 +109,14 @@ export class PushService {
       })
       .returning({ id: pushSubscriptions.id });
     if (stored.length === 0) return { type: 'error', reason: 'endpoint_in_use' };
-    const keep = db
-      .select({ id: pushSubscriptions.id })
-      .from(pushSubscriptions)
-      .where(eq(pushSubscriptions.userId, userId))
-      .orderBy(desc(pushSubscriptions.id))
-      .limit(MAX_SUBSCRIPTIONS_PER_MEMBER);
+    const keep = db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).orderBy(desc(pushSubscriptions.id)).limit(MAX_SUBSCRIPTIONS_PER_MEMBER);
     await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), notInArray(pushSubscriptions.id, keep)));
     return { type: 'ok' };
   }
 
   /** Ends one subscription of the member (by endpoint), or all of them. Returns how many were removed. */
   async unsubscribe(userId: number, endpoint?: string): Promise<number> {
-    const where = endpoint
-      ? and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint))
-      : eq(pushSubscriptions.userId, userId);
+    const where = endpoint ? and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)) : eq(pushSubscriptions.userId, userId);
     const removed = await this.options.db.delete(pushSubscriptions).where(where).returning({ id: pushSubscriptions.id });
     return removed.length;
   }

@@ -46,8 +46,7 @@ export async function startFakePushService(status: (path: string) => number = ()
   return {
     origin: `http://127.0.0.1:${port}`,
     received,
-    next: (count = received.length) =>
-      received.length > count ? Promise.resolve(received[count]!) : new Promise((resolve) => waiters.push({ count, resolve })),
+    next: (count = received.length) => (received.length > count ? Promise.resolve(received[count]!) : new Promise((resolve) => waiters.push({ count, resolve }))),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -22,8 +22,7 @@ export interface ResolvedAddress {
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 /** `getaddrinfo` through node's resolver, every address, in the resolver's order. */
-export const systemResolver: Resolver = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, order: 'verbatim' })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+export const systemResolver: Resolver = async (hostname) => (await dnsLookup(hostname, { all: true, order: 'verbatim' })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
 /** A push service's host resolved to (or was) an address the server must not connect to. */
 export class RefusedAddressError extends Error {
@@ -54,7 +53,11 @@ export function checkedLookup(resolver: Resolver, allowed: (address: string) => 
         const family = options.family === 4 || options.family === 6 ? options.family : null;
         const wanted = family ? answers.filter((a) => a.family === family) : answers;
         if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), '', 0);
-        if (options.all) return callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
+        if (options.all)
+          return callback(
+            null,
+            wanted.map((a) => ({ address: a.address, family: a.family })),
+          );
         return callback(null, wanted[0]!.address, wanted[0]!.family);
       },
       (err: NodeJS.ErrnoException) => callback(err, '', 0),

@@ -47,7 +47,15 @@ describe.each(await databaseKinds())('member counts on %s', (kind) => {
   it('NAV-01 LIK-03 BLK-01 a page gets the counts and the blocks either way with the session; they match the counts read alone and leave out members not listed', async () => {
     const me = await member();
     const { token } = await createSession(kit.db, clock, me);
-    const [fan, seenFan, shownFan, hidden, blocker, writer, blockedWriter] = [await member(), await member(), await member(), await member({ invisible: true }), await member(), await member(), await member()];
+    const [fan, seenFan, shownFan, hidden, blocker, writer, blockedWriter] = [
+      await member(),
+      await member(),
+      await member(),
+      await member({ invisible: true }),
+      await member(),
+      await member(),
+      await member(),
+    ];
     const at = clock.now();
     await kit.db.insert(likes).values([
       { siteId, likerId: fan, likedId: me, source: 'profile', createdAt: at },
@@ -58,7 +66,10 @@ describe.each(await databaseKinds())('member counts on %s', (kind) => {
     ]);
     await kit.db.insert(blocks).values({ blockerId: blocker, blockedId: me });
     const chat = { db: kit.db, bus: new InProcessBus(), clock };
-    for (const [from, n] of [[writer, 2], [blockedWriter, 3]] as const) {
+    for (const [from, n] of [
+      [writer, 2],
+      [blockedWriter, 3],
+    ] as const) {
       await grant(kit.db, { memberId: from, amount: 10, reason: 'test', reference: `test:counts:${from}` });
       for (let i = 0; i < n; i++) {
         const sent = await sendMessage(chat, { siteId, userId: from, paidUser: true }, PRICES, { to: me, clientId: crypto.randomUUID(), kind: 'text', body: `Hoi ${i}` });
@@ -66,7 +77,16 @@ describe.each(await databaseKinds())('member counts on %s', (kind) => {
       }
     }
     await kit.db.insert(blocks).values({ blockerId: me, blockedId: blockedWriter });
-    expect((await kit.db.select().from(conversationMembers).where(and(eq(conversationMembers.userId, me)))).map((c) => c.unread).sort()).toEqual([2, 3]);
+    expect(
+      (
+        await kit.db
+          .select()
+          .from(conversationMembers)
+          .where(and(eq(conversationMembers.userId, me)))
+      )
+        .map((c) => c.unread)
+        .sort(),
+    ).toEqual([2, 3]);
 
     const expected = { newLikes: 2, unshown: 1, unread: 2 };
     const page = await loadSessionMember(kit.db, clock, token, siteId, { counts: true });
@@ -110,7 +130,11 @@ describe.each(await databaseKinds())('member counts on %s', (kind) => {
     // The defaults given are the ones used (the profile is not read again): other ages, other filters.
     expect(await resolveNarrowing(kit.db, { viewer, filters: noFilters, minAge: 18, defaults: { ...page!.searchDefaults, minAge: 50, maxAge: 60 } })).toMatchObject({ minAge: 50, maxAge: 60 });
     // A filter of the query's own replaces them, as before.
-    expect(await resolveNarrowing(kit.db, { viewer, filters: parseSearchParams(new URLSearchParams('gender=male')), minAge: 18, defaults: page!.searchDefaults })).toMatchObject({ gender: ['male'], country: undefined, region: undefined });
+    expect(await resolveNarrowing(kit.db, { viewer, filters: parseSearchParams(new URLSearchParams('gender=male')), minAge: 18, defaults: page!.searchDefaults })).toMatchObject({
+      gender: ['male'],
+      country: undefined,
+      region: undefined,
+    });
 
     // Read on every page request: a change on /profile shows on the next page.
     await kit.db.update(profiles).set({ searchMinAge: 35 }).where(eq(profiles.userId, me));

@@ -44,11 +44,7 @@ export async function countMember(db: Db, member: Member): Promise<MemberCounts>
   const query = preparedOn(db, 'member_counts', (d) => {
     const attention = likeAttentionSelect(d, { siteId: sql.placeholder('siteId'), userId: sql.placeholder('userId') }).as('member_like_attention');
     const unread = unreadSelect(d, sql.placeholder('userId')).as('member_unread');
-    return d
-      .select({ newLikes: attention.newLikes, unshown: attention.unshown, unread: unread.unread })
-      .from(attention)
-      .crossJoin(unread)
-      .prepare('member_counts');
+    return d.select({ newLikes: attention.newLikes, unshown: attention.unshown, unread: unread.unread }).from(attention).crossJoin(unread).prepare('member_counts');
   });
   const [row] = await query.execute({ siteId: member.siteId, userId: member.userId });
   return row ?? NO_COUNTS;

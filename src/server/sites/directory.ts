@@ -136,12 +136,7 @@ export class SiteDirectory {
   }
 
   private async load(siteId: number): Promise<Site> {
-    const [row] = await this.db
-      .select({ site: sites, company: companies })
-      .from(sites)
-      .innerJoin(companies, eq(companies.id, sites.companyId))
-      .where(eq(sites.id, siteId))
-      .limit(1);
+    const [row] = await this.db.select({ site: sites, company: companies }).from(sites).innerJoin(companies, eq(companies.id, sites.companyId)).where(eq(sites.id, siteId)).limit(1);
     if (!row) throw new SiteNotConfiguredError();
     const raw = siteRowToSettings(row.site) as Record<string, unknown>;
     if (this.options.pushPublicKey !== undefined) raw.push_public_key = this.options.pushPublicKey;

@@ -35,9 +35,7 @@ export interface SettingsIssue {
 }
 
 export type SiteSettingsUpdate =
-  | { type: 'ok'; /** Every site whose settings changed (several when the company changed). */ siteIds: number[] }
-  | { type: 'invalid'; issues: SettingsIssue[] }
-  | { type: 'not_found' };
+  { type: 'ok'; /** Every site whose settings changed (several when the company changed). */ siteIds: number[] } | { type: 'invalid'; issues: SettingsIssue[] } | { type: 'not_found' };
 
 /** settings field → sites column; the type makes a new settings field fail to compile until mapped. */
 const SETTINGS_COLUMNS: { [K in keyof EditableSettings]: keyof SiteRow } = {
@@ -138,7 +136,10 @@ export async function updateSiteSettings(
     for (const [key, value] of Object.entries(settingsPatch.data)) siteSet[SETTINGS_COLUMNS[key as keyof EditableSettings]] = value;
     if (patch.texts) siteSet.texts = texts.data;
     if (Object.keys(siteSet).length > 0) {
-      await tx.update(sites).set({ ...siteSet, updatedAt: app.clock.now() }).where(eq(sites.id, siteId));
+      await tx
+        .update(sites)
+        .set({ ...siteSet, updatedAt: app.clock.now() })
+        .where(eq(sites.id, siteId));
     }
     const changed = new Set<number>(Object.keys(siteSet).length > 0 ? [siteId] : []);
 

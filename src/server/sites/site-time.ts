@@ -5,10 +5,26 @@
  * (docs/decisions/030-swipe-game-daily-limit.md).
  */
 const COUNTRY_ZONES: Record<string, string> = {
-  NL: 'Europe/Amsterdam', BE: 'Europe/Brussels', LU: 'Europe/Luxembourg', DE: 'Europe/Berlin', AT: 'Europe/Vienna',
-  CH: 'Europe/Zurich', FR: 'Europe/Paris', ES: 'Europe/Madrid', IT: 'Europe/Rome', DK: 'Europe/Copenhagen',
-  NO: 'Europe/Oslo', SE: 'Europe/Stockholm', FI: 'Europe/Helsinki', PL: 'Europe/Warsaw', GB: 'Europe/London',
-  IE: 'Europe/Dublin', PT: 'Europe/Lisbon', US: 'America/New_York', CA: 'America/Toronto', AU: 'Australia/Sydney',
+  NL: 'Europe/Amsterdam',
+  BE: 'Europe/Brussels',
+  LU: 'Europe/Luxembourg',
+  DE: 'Europe/Berlin',
+  AT: 'Europe/Vienna',
+  CH: 'Europe/Zurich',
+  FR: 'Europe/Paris',
+  ES: 'Europe/Madrid',
+  IT: 'Europe/Rome',
+  DK: 'Europe/Copenhagen',
+  NO: 'Europe/Oslo',
+  SE: 'Europe/Stockholm',
+  FI: 'Europe/Helsinki',
+  PL: 'Europe/Warsaw',
+  GB: 'Europe/London',
+  IE: 'Europe/Dublin',
+  PT: 'Europe/Lisbon',
+  US: 'America/New_York',
+  CA: 'America/Toronto',
+  AU: 'Australia/Sydney',
 };
 
 /** The IANA zone of a site: its main country's. */

@@ -59,7 +59,10 @@ describe('site texts per language', () => {
     // One English text removed: that field falls back, the others stay English.
     const [row] = await kit.db.select({ texts: sites.texts }).from(sites).where(eq(sites.id, 2));
     const { en: _removed, ...rest } = row!.texts.fictional_warning!;
-    await kit.db.update(sites).set({ texts: { ...row!.texts, fictional_warning: rest } }).where(eq(sites.id, 2));
+    await kit.db
+      .update(sites)
+      .set({ texts: { ...row!.texts, fictional_warning: rest } })
+      .where(eq(sites.id, 2));
     try {
       const reloaded = localiseSite(await directory.forId(2), 'en').settings;
       expect(reloaded.fictional_warning).toBe(reife.settings.fictional_warning);
@@ -71,7 +74,10 @@ describe('site texts per language', () => {
 
   it('I18N-01 the site’s own column wins over a translation stored under its own language', async () => {
     const [row] = await kit.db.select({ texts: sites.texts }).from(sites).where(eq(sites.id, 1));
-    await kit.db.update(sites).set({ texts: { ...row!.texts, index_title: { ...row!.texts.index_title, nl: 'iets anders' } } }).where(eq(sites.id, 1));
+    await kit.db
+      .update(sites)
+      .set({ texts: { ...row!.texts, index_title: { ...row!.texts.index_title, nl: 'iets anders' } } })
+      .where(eq(sites.id, 1));
     try {
       const site = await directory.forId(1);
       expect(siteText(site, 'index_title', 'nl')).toBe(site.settings.index_title);
@@ -92,7 +98,10 @@ describe('site texts per language', () => {
   it('I18N-01 a texts column with an unknown language or an empty text is reported when the site loads', async () => {
     const [row] = await kit.db.select({ texts: sites.texts }).from(sites).where(eq(sites.id, 2));
     for (const bad of [{ index_title: { xx: 'Hallo' } }, { description: { en: '  ' } }, { name: { en: 'Mature' } }]) {
-      await kit.db.update(sites).set({ texts: bad as never }).where(eq(sites.id, 2));
+      await kit.db
+        .update(sites)
+        .set({ texts: bad as never })
+        .where(eq(sites.id, 2));
       await expect(directory.forId(2)).rejects.toThrow();
     }
     await kit.db.update(sites).set({ texts: row!.texts }).where(eq(sites.id, 2));

@@ -58,7 +58,10 @@ export function totpStep(secret: string, code: string, at: Date): number | null 
   return Math.floor(at.getTime() / 1000 / TOTP_PERIOD) + delta;
 }
 
-export async function createStaff(deps: { db: Db }, input: { email: string; name: string; role: StaffRole; password: string; totpSecret?: string; by?: number | null }): Promise<StaffMember & { totpSecret: string }> {
+export async function createStaff(
+  deps: { db: Db },
+  input: { email: string; name: string; role: StaffRole; password: string; totpSecret?: string; by?: number | null },
+): Promise<StaffMember & { totpSecret: string }> {
   const totpSecret = input.totpSecret ?? newTotpSecret();
   const email = input.email.trim().toLowerCase();
   const [row] = await deps.db
@@ -71,9 +74,7 @@ export async function createStaff(deps: { db: Db }, input: { email: string; name
 
 export type StaffLogin =
   /** `deviceCookie`: the staff device cookie this browser keeps from now on (a fresh nonce, its counter empty). */
-  | { type: 'ok'; staff: StaffMember; deviceCookie: string }
-  | { type: 'refused'; reason: 'invalid_credentials' }
-  | { type: 'blocked'; minutes: number };
+  { type: 'ok'; staff: StaffMember; deviceCookie: string } | { type: 'refused'; reason: 'invalid_credentials' } | { type: 'blocked'; minutes: number };
 
 /** One staff login attempt: the form, where it comes from and what the browser holds. */
 export interface StaffLoginRequest {
@@ -95,7 +96,14 @@ const MAX_ADDRESS_LENGTH = 254;
  */
 export async function loginStaff(deps: { db: Db; clock: Clock; staffDevices: DeviceCookies }, input: StaffLoginRequest): Promise<StaffLogin> {
   const address = input.email.trim().toLowerCase();
-  const [row] = address.length <= MAX_ADDRESS_LENGTH ? await deps.db.select().from(staff).where(eq(sql`lower(${staff.email})`, address)).limit(1) : [];
+  const [row] =
+    address.length <= MAX_ADDRESS_LENGTH
+      ? await deps.db
+          .select()
+          .from(staff)
+          .where(eq(sql`lower(${staff.email})`, address))
+          .limit(1)
+      : [];
   // A staff device cookie counts only for the staff account it was issued for; a member's never does.
   const device = row ? deps.staffDevices.verify(input.deviceCookie, row.id) : null;
   const ip = input.ip || null;

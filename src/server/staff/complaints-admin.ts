@@ -28,13 +28,15 @@ export function unresolvedComplaintCount(db: Db): Promise<number> {
 export async function listComplaints(db: Db, options: { status?: ComplaintStatus; limit?: number } = {}) {
   const where: SQL[] = [];
   if (options.status) where.push(eq(complaints.status, options.status));
-  return db
-    .select()
-    .from(complaints)
-    .where(where.length ? and(...where) : undefined)
-    // Unresolved ones oldest first (who waited longest), resolved ones newest first.
-    .orderBy(options.status === 'handled' ? desc(complaints.id) : asc(complaints.id))
-    .limit(Math.min(options.limit ?? 100, 500));
+  return (
+    db
+      .select()
+      .from(complaints)
+      .where(where.length ? and(...where) : undefined)
+      // Unresolved ones oldest first (who waited longest), resolved ones newest first.
+      .orderBy(options.status === 'handled' ? desc(complaints.id) : asc(complaints.id))
+      .limit(Math.min(options.limit ?? 100, 500))
+  );
 }
 
 export async function complaintDetail(db: Db, id: number) {
@@ -103,7 +105,18 @@ export async function answerComplaint(deps: ComplaintDeps, by: StaffMember, id: 
   await deps.db.transaction(async (tx) => {
     await tx.insert(complaintNotes).values({ complaintId: id, staffId: by.id, kind: 'answer', text: answer, createdAt: now });
     if (complaint.status === 'open') await tx.update(complaints).set({ status: 'in_progress' }).where(eq(complaints.id, id));
-    await audit(tx, { staffId: by.id, action: 'complaint.answer', targetType: 'complaint', targetId: id, before: { status: complaint.status }, after: { status: complaint.status === 'open' ? 'in_progress' : complaint.status, mail: sent.id } }, now);
+    await audit(
+      tx,
+      {
+        staffId: by.id,
+        action: 'complaint.answer',
+        targetType: 'complaint',
+        targetId: id,
+        before: { status: complaint.status },
+        after: { status: complaint.status === 'open' ? 'in_progress' : complaint.status, mail: sent.id },
+      },
+      now,
+    );
   });
   return 'ok';
 }

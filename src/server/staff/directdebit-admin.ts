@@ -46,7 +46,11 @@ export async function addToBlocklist(
   const value = 'iban' in checked ? checked.iban : checked.mobile;
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const [entry] = await tx.insert(directDebitBlocklist).values({ kind: input.kind as BlocklistKind, value, reason, createdAt: now }).onConflictDoNothing().returning();
+    const [entry] = await tx
+      .insert(directDebitBlocklist)
+      .values({ kind: input.kind as BlocklistKind, value, reason, createdAt: now })
+      .onConflictDoNothing()
+      .returning();
     if (!entry) return { type: 'error', reason: 'already_blocked' } as const;
     await audit(tx, { staffId: by.id, action: 'directdebit.blocklist_add', targetType: 'blocklist', targetId: entry.id, after: { kind: entry.kind, value, reason } }, now);
     return { type: 'ok', entry } as const;
@@ -76,7 +80,13 @@ export interface MemberDirectDebit {
 export async function memberDirectDebit(db: Db, memberId: number): Promise<MemberDirectDebit> {
   const [state] = await db.select().from(directDebitAccounts).where(eq(directDebitAccounts.userId, memberId)).limit(1);
   const mandates = await db
-    .select({ reference: directDebitMandates.reference, status: directDebitMandates.status, iban: directDebitMandates.iban, mobile: directDebitMandates.mobile, createdAt: directDebitMandates.createdAt })
+    .select({
+      reference: directDebitMandates.reference,
+      status: directDebitMandates.status,
+      iban: directDebitMandates.iban,
+      mobile: directDebitMandates.mobile,
+      createdAt: directDebitMandates.createdAt,
+    })
     .from(directDebitMandates)
     .where(and(eq(directDebitMandates.userId, memberId), or(eq(directDebitMandates.status, 'active'), eq(directDebitMandates.status, 'pending'))))
     .orderBy(desc(directDebitMandates.id))
@@ -85,7 +95,12 @@ export async function memberDirectDebit(db: Db, memberId: number): Promise<Membe
 }
 
 /** Blocks a member for direct debit with a reason: their pending request ends; an active mandate stays on record but cannot be used. */
-export async function blockMemberDirectDebit(deps: { db: Db; clock: Clock }, by: { id: number }, memberId: number, reason: string): Promise<{ type: 'ok' } | { type: 'error'; reason: 'reason_required' | 'already_blocked' | 'not_found' }> {
+export async function blockMemberDirectDebit(
+  deps: { db: Db; clock: Clock },
+  by: { id: number },
+  memberId: number,
+  reason: string,
+): Promise<{ type: 'ok' } | { type: 'error'; reason: 'reason_required' | 'already_blocked' | 'not_found' }> {
   const why = reason.trim().slice(0, 500);
   if (why === '') return { type: 'error', reason: 'reason_required' };
   const [member] = await deps.db.select({ id: users.id }).from(users).where(eq(users.id, memberId)).limit(1);
@@ -98,7 +113,10 @@ export async function blockMemberDirectDebit(deps: { db: Db; clock: Clock }, by:
       .onConflictDoUpdate({ target: directDebitAccounts.userId, set: { blockedAt: now, blockedReason: why, updatedAt: now }, setWhere: sql`"direct_debit_accounts"."blocked_at" is null` })
       .returning({ userId: directDebitAccounts.userId });
     if (!row) return { type: 'error', reason: 'already_blocked' } as const;
-    await tx.update(directDebitMandates).set({ status: 'abandoned' }).where(and(eq(directDebitMandates.userId, memberId), eq(directDebitMandates.status, 'pending')));
+    await tx
+      .update(directDebitMandates)
+      .set({ status: 'abandoned' })
+      .where(and(eq(directDebitMandates.userId, memberId), eq(directDebitMandates.status, 'pending')));
     await audit(tx, { staffId: by.id, action: 'directdebit.member_block', targetType: 'member', targetId: memberId, after: { reason: why } }, now);
     return { type: 'ok' } as const;
   });
@@ -115,7 +133,11 @@ export async function liftMemberDirectDebit(deps: { db: Db; clock: Clock }, by: 
       .for('update');
     if (!before) return { type: 'error', reason: 'not_blocked' } as const;
     await tx.update(directDebitAccounts).set({ blockedAt: null, blockedReason: null, wrongCodes: 0, updatedAt: now }).where(eq(directDebitAccounts.userId, memberId));
-    await audit(tx, { staffId: by.id, action: 'directdebit.member_unblock', targetType: 'member', targetId: memberId, before: { blockedAt: before.blockedAt, reason: before.reason, wrongCodes: before.wrongCodes } }, now);
+    await audit(
+      tx,
+      { staffId: by.id, action: 'directdebit.member_unblock', targetType: 'member', targetId: memberId, before: { blockedAt: before.blockedAt, reason: before.reason, wrongCodes: before.wrongCodes } },
+      now,
+    );
     return { type: 'ok' } as const;
   });
 }

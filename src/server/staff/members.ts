@@ -109,7 +109,12 @@ export async function unbanMember(deps: StaffDeps, by: StaffMember, memberId: nu
     const [member] = await tx.select({ status: users.status, siteId: users.siteId }).from(users).where(eq(users.id, memberId)).for('update');
     if (!member) return { type: 'error', reason: 'not_found' } as const;
     if (member.status !== 'banned') return { type: 'error', reason: 'not_banned' } as const;
-    const [ban] = await tx.select().from(memberBans).where(and(eq(memberBans.userId, memberId), isNull(memberBans.liftedAt))).orderBy(desc(memberBans.id)).limit(1);
+    const [ban] = await tx
+      .select()
+      .from(memberBans)
+      .where(and(eq(memberBans.userId, memberId), isNull(memberBans.liftedAt)))
+      .orderBy(desc(memberBans.id))
+      .limit(1);
     const back: UserStatus = ban?.statusBefore && ban.statusBefore !== 'banned' ? ban.statusBefore : 'active';
     await tx.update(users).set({ status: back }).where(eq(users.id, memberId));
     if (ban) await tx.update(memberBans).set({ liftedAt: now, liftedBy: by.id }).where(eq(memberBans.id, ban.id));
@@ -140,9 +145,19 @@ export async function adjustCredits(deps: StaffDeps, by: StaffMember, memberId: 
     const moved = input.amount > 0 ? await grant(tx, movement) : await spend(tx, movement);
     if (!moved.ok) return { type: 'error', reason: 'insufficient_credits' } as const;
     if (!moved.replayed) {
-      await audit(tx, { staffId: by.id, action: input.amount > 0 ? 'member.credits_grant' : 'member.credits_take', targetType: 'member', targetId: memberId, before: { credits: member.credits }, after: { credits: moved.entry.balanceAfter, amount: input.amount, reason: why } }, now);
+      await audit(
+        tx,
+        {
+          staffId: by.id,
+          action: input.amount > 0 ? 'member.credits_grant' : 'member.credits_take',
+          targetType: 'member',
+          targetId: memberId,
+          before: { credits: member.credits },
+          after: { credits: moved.entry.balanceAfter, amount: input.amount, reason: why },
+        },
+        now,
+      );
     }
     return { type: 'ok', balance: moved.entry.balanceAfter } as const;
   });
 }
-

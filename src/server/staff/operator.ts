@@ -52,13 +52,12 @@ const pairJoin = {
 };
 
 /** Since when the member has waited: their first message after the profile's last answer. */
-const waitingSince = sql<Date>`(select min(w.created_at) from ${messages} w where w.conversation_id = ${conversations.id} and w.sender_id = ${mem.id} and w.id > coalesce((select max(a.id) from ${messages} a where a.conversation_id = ${conversations.id} and a.sender_id = ${fic.id}), 0))`.mapWith(
-  (v: unknown) => new Date(v as string),
-);
+const waitingSince =
+  sql<Date>`(select min(w.created_at) from ${messages} w where w.conversation_id = ${conversations.id} and w.sender_id = ${mem.id} and w.id > coalesce((select max(a.id) from ${messages} a where a.conversation_id = ${conversations.id} and a.sender_id = ${fic.id}), 0))`.mapWith(
+    (v: unknown) => new Date(v as string),
+  );
 
-const notBlocked = notExists(
-  sql`(select 1 from ${blocks} b where (b.blocker_id = ${fic.id} and b.blocked_id = ${mem.id}) or (b.blocker_id = ${mem.id} and b.blocked_id = ${fic.id}))`,
-);
+const notBlocked = notExists(sql`(select 1 from ${blocks} b where (b.blocker_id = ${fic.id} and b.blocked_id = ${mem.id}) or (b.blocker_id = ${mem.id} and b.blocked_id = ${fic.id}))`);
 
 export interface WaitingConversation {
   id: number;
@@ -78,32 +77,34 @@ function waitingQuery(db: Db, now: Date, filter: { siteId?: number; language?: s
   const where: SQL[] = [eq(lastMessage.senderId, mem.id), inArray(mem.status, ['active', 'not_confirmed']), eq(memProfile.status, 'active'), notBlocked];
   if (filter.siteId) where.push(eq(conversations.siteId, filter.siteId));
   if (filter.language) where.push(eq(mem.language, filter.language));
-  return db
-    .select({
-      id: conversations.id,
-      siteId: conversations.siteId,
-      language: mem.language,
-      memberId: mem.id,
-      memberName: memProfile.name,
-      fictionalId: fic.id,
-      fictionalName: ficProfile.name,
-      preview: lastMessage.body,
-      kind: lastMessage.kind,
-      waitingSince,
-      lockedBy: staff.name,
-      lockedUntil: operatorLocks.expiresAt,
-    })
-    .from(conversations)
-    .innerJoin(fic, pairJoin.fictional)
-    .innerJoin(mem, pairJoin.member)
-    .innerJoin(ficProfile, eq(ficProfile.userId, fic.id))
-    .innerJoin(memProfile, eq(memProfile.userId, mem.id))
-    .innerJoin(lastMessage, eq(lastMessage.id, conversations.lastMessageId))
-    // A member who removed the conversation has left it: nobody writes into it until they write again.
-    .innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, conversations.id), eq(conversationMembers.userId, mem.id), sql`${conversationMembers.removedAt} is null`))
-    .leftJoin(operatorLocks, and(eq(operatorLocks.conversationId, conversations.id), gt(operatorLocks.expiresAt, now)))
-    .leftJoin(staff, eq(staff.id, operatorLocks.staffId))
-    .where(and(...where));
+  return (
+    db
+      .select({
+        id: conversations.id,
+        siteId: conversations.siteId,
+        language: mem.language,
+        memberId: mem.id,
+        memberName: memProfile.name,
+        fictionalId: fic.id,
+        fictionalName: ficProfile.name,
+        preview: lastMessage.body,
+        kind: lastMessage.kind,
+        waitingSince,
+        lockedBy: staff.name,
+        lockedUntil: operatorLocks.expiresAt,
+      })
+      .from(conversations)
+      .innerJoin(fic, pairJoin.fictional)
+      .innerJoin(mem, pairJoin.member)
+      .innerJoin(ficProfile, eq(ficProfile.userId, fic.id))
+      .innerJoin(memProfile, eq(memProfile.userId, mem.id))
+      .innerJoin(lastMessage, eq(lastMessage.id, conversations.lastMessageId))
+      // A member who removed the conversation has left it: nobody writes into it until they write again.
+      .innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, conversations.id), eq(conversationMembers.userId, mem.id), sql`${conversationMembers.removedAt} is null`))
+      .leftJoin(operatorLocks, and(eq(operatorLocks.conversationId, conversations.id), gt(operatorLocks.expiresAt, now)))
+      .leftJoin(staff, eq(staff.id, operatorLocks.staffId))
+      .where(and(...where))
+  );
 }
 
 /** How many conversations wait for an answer (taken ones too), optionally of one site and member language. */
@@ -237,7 +238,11 @@ export async function takeConversation(deps: Pick<OperatorDeps, 'db' | 'clock'>,
       })
       .returning({ takenAt: operatorLocks.takenAt });
     if (!won) {
-      const [holder] = await tx.select({ name: staff.name, until: operatorLocks.expiresAt }).from(operatorLocks).innerJoin(staff, eq(staff.id, operatorLocks.staffId)).where(eq(operatorLocks.conversationId, conversationId));
+      const [holder] = await tx
+        .select({ name: staff.name, until: operatorLocks.expiresAt })
+        .from(operatorLocks)
+        .innerJoin(staff, eq(staff.id, operatorLocks.staffId))
+        .where(eq(operatorLocks.conversationId, conversationId));
       return { type: 'locked', by: holder?.name ?? '', until: holder?.until ?? until };
     }
     const renewed = conversation.lock?.staffId === by.id;
@@ -249,7 +254,10 @@ export async function takeConversation(deps: Pick<OperatorDeps, 'db' | 'clock'>,
 /** Lets the conversation go (another operator may take it at once). */
 export async function releaseConversation(deps: Pick<OperatorDeps, 'db' | 'clock'>, by: StaffMember, conversationId: number): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
-    const gone = await tx.delete(operatorLocks).where(and(eq(operatorLocks.conversationId, conversationId), eq(operatorLocks.staffId, by.id))).returning({ id: operatorLocks.conversationId });
+    const gone = await tx
+      .delete(operatorLocks)
+      .where(and(eq(operatorLocks.conversationId, conversationId), eq(operatorLocks.staffId, by.id)))
+      .returning({ id: operatorLocks.conversationId });
     if (gone.length === 0) return false;
     await audit(tx, { staffId: by.id, action: 'operator.release', targetType: 'conversation', targetId: conversationId }, deps.clock.now());
     return true;
@@ -257,16 +265,15 @@ export async function releaseConversation(deps: Pick<OperatorDeps, 'db' | 'clock
 }
 
 async function holdsLock(db: Db, by: StaffMember, conversationId: number, now: Date): Promise<boolean> {
-  const [row] = await db.select({ id: operatorLocks.conversationId }).from(operatorLocks).where(and(eq(operatorLocks.conversationId, conversationId), eq(operatorLocks.staffId, by.id), gt(operatorLocks.expiresAt, now)));
+  const [row] = await db
+    .select({ id: operatorLocks.conversationId })
+    .from(operatorLocks)
+    .where(and(eq(operatorLocks.conversationId, conversationId), eq(operatorLocks.staffId, by.id), gt(operatorLocks.expiresAt, now)));
   return row !== undefined;
 }
 
 export type ReplyResult =
-  | { type: 'sent'; messageId: number; replayed: boolean }
-  | { type: 'not_found' }
-  | { type: 'not_locked' }
-  | { type: 'flagged'; phrases: string[] }
-  | { type: 'refused'; reason: SendRefusal };
+  { type: 'sent'; messageId: number; replayed: boolean } | { type: 'not_found' } | { type: 'not_locked' } | { type: 'flagged'; phrases: string[] } | { type: 'refused'; reason: SendRefusal };
 
 export interface ReplyInput {
   text: string;
@@ -287,7 +294,11 @@ export async function replyAsFictional(deps: OperatorDeps & { chat: ChatDeps; fl
   const now = deps.clock.now();
   const conversation = await operatorConversation(deps.db, conversationId, now);
   if (!conversation) return { type: 'not_found' };
-  const [already] = await deps.db.select({ id: messages.id }).from(messages).where(and(eq(messages.senderId, conversation.fictional.id), eq(messages.clientId, input.clientId))).limit(1);
+  const [already] = await deps.db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.senderId, conversation.fictional.id), eq(messages.clientId, input.clientId)))
+    .limit(1);
   if (!already && !(await holdsLock(deps.db, by, conversationId, now))) return { type: 'not_locked' };
   if (!input.disclosure && !input.confirmFlagged) {
     const phrases = flaggedPhrases(input.text, deps.flagged);
@@ -300,12 +311,20 @@ export async function replyAsFictional(deps: OperatorDeps & { chat: ChatDeps; fl
       and(
         eq(messages.conversationId, conversationId),
         eq(messages.senderId, conversation.member.id),
-        gt(messages.id, sql`coalesce((select max(a.id) from ${messages} a where a.conversation_id = ${conversationId} and a.sender_id = ${conversation.fictional.id}${already ? sql` and a.id < ${already.id}` : sql``}), 0)`),
+        gt(
+          messages.id,
+          sql`coalesce((select max(a.id) from ${messages} a where a.conversation_id = ${conversationId} and a.sender_id = ${conversation.fictional.id}${already ? sql` and a.id < ${already.id}` : sql``}), 0)`,
+        ),
       ),
     );
   const site = await deps.sites.forId(conversation.siteId);
   const prices: ChatPrices = { message_credits: 0, photo_credits: 0, gift_credits: 0, message_length: site.settings.message_length };
-  const sent = await sendMessage(deps.chat, { siteId: conversation.siteId, userId: conversation.fictional.id, paidUser: true }, prices, { to: conversation.member.id, clientId: input.clientId, kind: 'text', body: input.text });
+  const sent = await sendMessage(deps.chat, { siteId: conversation.siteId, userId: conversation.fictional.id, paidUser: true }, prices, {
+    to: conversation.member.id,
+    clientId: input.clientId,
+    kind: 'text',
+    body: input.text,
+  });
   if (sent.type === 'refused') return { type: 'refused', reason: sent.reason };
   const messageId = sent.message.id;
   await deps.db.transaction(async (tx) => {
@@ -316,7 +335,17 @@ export async function replyAsFictional(deps: OperatorDeps & { chat: ChatDeps; fl
       .onConflictDoNothing()
       .returning({ id: operatorReplies.messageId });
     if (kept) {
-      await audit(tx, { staffId: by.id, action: input.disclosure ? 'operator.disclose' : 'operator.reply', targetType: 'conversation', targetId: conversationId, after: { message: messageId, flagged: input.confirmFlagged ? flaggedPhrases(input.text, deps.flagged) : [] } }, now);
+      await audit(
+        tx,
+        {
+          staffId: by.id,
+          action: input.disclosure ? 'operator.disclose' : 'operator.reply',
+          targetType: 'conversation',
+          targetId: conversationId,
+          after: { message: messageId, flagged: input.confirmFlagged ? flaggedPhrases(input.text, deps.flagged) : [] },
+        },
+        now,
+      );
       await tx.delete(operatorLocks).where(and(eq(operatorLocks.conversationId, conversationId), eq(operatorLocks.staffId, by.id)));
     }
   });
@@ -338,13 +367,22 @@ export async function operatorTyping(deps: Pick<OperatorDeps, 'db' | 'clock' | '
   const now = deps.clock.now();
   const conversation = await operatorConversation(deps.db, conversationId, now);
   if (!conversation || conversation.lock?.staffId !== by.id) return false;
-  await deps.db.update(operatorLocks).set({ expiresAt: new Date(now.getTime() + OPERATOR_LOCK_MS) }).where(and(eq(operatorLocks.conversationId, conversationId), eq(operatorLocks.staffId, by.id)));
+  await deps.db
+    .update(operatorLocks)
+    .set({ expiresAt: new Date(now.getTime() + OPERATOR_LOCK_MS) })
+    .where(and(eq(operatorLocks.conversationId, conversationId), eq(operatorLocks.staffId, by.id)));
   await deps.bus.publish('chat.typing', { conversationId, typistId: conversation.fictional.id, otherId: conversation.member.id });
   return true;
 }
 
 /** A shared note about one side of the conversation (the profile's facts, or what the member told). */
-export async function addOperatorNote(deps: Pick<OperatorDeps, 'db' | 'clock'>, by: StaffMember, conversationId: number, about: 'member' | 'fictional', text: string): Promise<'ok' | 'empty' | 'not_found'> {
+export async function addOperatorNote(
+  deps: Pick<OperatorDeps, 'db' | 'clock'>,
+  by: StaffMember,
+  conversationId: number,
+  about: 'member' | 'fictional',
+  text: string,
+): Promise<'ok' | 'empty' | 'not_found'> {
   const note = text.trim().slice(0, 2000);
   if (note === '') return 'empty';
   const now = deps.clock.now();
@@ -376,7 +414,9 @@ export function percentile(sorted: readonly number[], p: number): number | null 
 export async function operatorFigures(db: Db, now: Date, days = 7): Promise<OperatorFigures> {
   const waiting = (await listWaiting(db, now, { limit: 500 })).length;
   const since = new Date(now.getTime() - days * 86_400_000);
-  const waits = (await db.select({ ms: operatorReplies.waitedMs }).from(operatorReplies).where(gte(operatorReplies.answeredAt, since)).orderBy(asc(operatorReplies.waitedMs)).limit(100_000)).map((r) => r.ms);
+  const waits = (await db.select({ ms: operatorReplies.waitedMs }).from(operatorReplies).where(gte(operatorReplies.answeredAt, since)).orderBy(asc(operatorReplies.waitedMs)).limit(100_000)).map(
+    (r) => r.ms,
+  );
   const hour = sql<Date>`date_trunc('hour', ${operatorReplies.answeredAt})`.mapWith((v: unknown) => new Date(v as string));
   const perOperatorHour = await db
     .select({ staff: sql<string>`coalesce(${staff.name}, '-')`, hour, answered: count() })

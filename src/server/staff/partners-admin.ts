@@ -50,11 +50,7 @@ export function checkPartnerUrl(value: string): PartnerFieldError | null {
  * Saves the partner of `siteId`: name, link and, when files are given, new images in place of the old
  * ones (a save without files keeps the images). Checked whole before anything is stored.
  */
-export async function savePartner(
-  deps: PartnerDeps,
-  by: { id: number },
-  input: { siteId: number; name: string; url: string; files: Buffer[] },
-): Promise<SavePartnerResult> {
+export async function savePartner(deps: PartnerDeps, by: { id: number }, input: { siteId: number; name: string; url: string; files: Buffer[] }): Promise<SavePartnerResult> {
   const fieldErrors: Partial<Record<'name' | 'url' | 'images', PartnerFieldError>> = {};
   const name = input.name.trim();
   if (name === '') fieldErrors.name = 'required';
@@ -125,4 +121,3 @@ async function storeImage(store: PhotoStore, siteId: number, body: Buffer): Prom
   await store.put(file, main);
   return { file, width: IMAGE_WIDTH, height: IMAGE_HEIGHT };
 }
-

@@ -150,7 +150,18 @@ export async function moderatePhotos(deps: ModerationDeps, by: StaffMember, ids:
       } else {
         await tx.update(photos).set({ status: 'removed', rejectionReason: decision.reason, moderatedAt: now }).where(eq(photos.id, id));
         if (main) await promoteNextMain(tx, photo.userId);
-        await audit(tx, { staffId: by.id, action: 'photo.reject', targetType: 'photo', targetId: id, before: { status: photo.status, member: photo.userId, main }, after: { status: 'removed', reason: decision.reason } }, now);
+        await audit(
+          tx,
+          {
+            staffId: by.id,
+            action: 'photo.reject',
+            targetType: 'photo',
+            targetId: id,
+            before: { status: photo.status, member: photo.userId, main },
+            after: { status: 'removed', reason: decision.reason },
+          },
+          now,
+        );
       }
       return { siteId: photo.siteId, userId: photo.userId };
     });

@@ -100,7 +100,16 @@ export function parseField(kind: FieldKind, posted: string | null, current: unkn
     case 'number':
       return /^-?\d{1,9}$/.test(text) ? { ok: true, value: Number(text) } : { ok: false, error: 'number' };
     case 'list':
-      return { ok: true, value: text === '' ? [] : text.split(',').map((v) => v.trim()).filter((v) => v !== '') };
+      return {
+        ok: true,
+        value:
+          text === ''
+            ? []
+            : text
+                .split(',')
+                .map((v) => v.trim())
+                .filter((v) => v !== ''),
+      };
     case 'json':
       try {
         return { ok: true, value: JSON.parse(text) as unknown };

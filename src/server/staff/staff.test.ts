@@ -29,7 +29,10 @@ describe('staff accounts, second factor, sessions and the audit log (OPS-04)', (
   it('OPS-04 a login needs the password and a current code; a code is good once; which part was wrong is not said', async () => {
     const code = totpCode(secret, clock.now());
     expect(await loginStaff(deps(), { email: 'mod@example.com', password: 'wrong', code })).toEqual({ type: 'refused', reason: 'invalid_credentials' });
-    expect(await loginStaff(deps(), { email: 'mod@example.com', password: 'a-staff-password-9', code: '000000' === code ? '111111' : '000000' })).toEqual({ type: 'refused', reason: 'invalid_credentials' });
+    expect(await loginStaff(deps(), { email: 'mod@example.com', password: 'a-staff-password-9', code: '000000' === code ? '111111' : '000000' })).toEqual({
+      type: 'refused',
+      reason: 'invalid_credentials',
+    });
     expect(await loginStaff(deps(), { email: 'nobody@example.com', password: 'a-staff-password-9', code })).toEqual({ type: 'refused', reason: 'invalid_credentials' });
     const ok = await loginStaff(deps(), { email: 'MOD@example.com', password: 'a-staff-password-9', code });
     expect(ok).toEqual({ type: 'ok', staff: { id, email: 'mod@example.com', name: 'Mo', role: 'moderator' }, deviceCookie: expect.any(String) });
@@ -218,7 +221,13 @@ describe.each(await databaseKinds())('staff lockout (SEC-17) on %s', (kind) => {
     await blockAddress();
     const [id, expires, nonce, signature] = own.split('.') as [string, string, string, string];
     const flip = (s: string) => (s[0] === 'A' ? 'B' : 'A') + s.slice(1);
-    for (const cookie of [kit.devices.issue(a.id), `${id}.${Number(expires) + 60}.${nonce}.${signature}`, `${id}.${expires}.${flip(nonce)}.${signature}`, `${id}.${expires}.${nonce}.${flip(signature)}`, 'garbage']) {
+    for (const cookie of [
+      kit.devices.issue(a.id),
+      `${id}.${Number(expires) + 60}.${nonce}.${signature}`,
+      `${id}.${expires}.${flip(nonce)}.${signature}`,
+      `${id}.${expires}.${nonce}.${flip(signature)}`,
+      'garbage',
+    ]) {
       expect(await attempt(a, '192.0.2.5', { device: cookie }), cookie).toEqual(BLOCKED);
     }
     const renewed = await loggedIn(a, '192.0.2.5', own);
@@ -230,7 +239,8 @@ describe.each(await databaseKinds())('staff lockout (SEC-17) on %s', (kind) => {
       .values({ siteId, email: `member-${kind}-${n}@example.com`, passwordHash: await hashPassword(PASSWORD), status: 'active', language: 'en', emailConfirmedAt: clock.now() })
       .returning({ id: users.id, email: users.email });
     await kit.db.insert(profiles).values({ userId: member!.id, siteId, name: `Member${n}`, gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
-    const memberLogin = (password: string, deviceCookie: string | null) => login({ db: kit.db, clock, devices: kit.devices }, { email: member!.email, password, siteId, ip: '203.0.113.11', deviceCookie });
+    const memberLogin = (password: string, deviceCookie: string | null) =>
+      login({ db: kit.db, clock, devices: kit.devices }, { email: member!.email, password, siteId, ip: '203.0.113.11', deviceCookie });
     for (let i = 0; i < 5; i++) await memberLogin('wrong', null);
     expect(await memberLogin(PASSWORD, kit.staffDevices.issue(member!.id))).toEqual({ type: 'error', reason: 'too_many_attempts', minutes: 15 });
     expect((await memberLogin(PASSWORD, kit.devices.issue(member!.id))).type).toBe('ok');

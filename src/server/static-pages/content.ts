@@ -190,4 +190,3 @@ export function renderStaticPage(slug: StaticPageSlug, lang: Language, site: Sit
     })),
   };
 }
-

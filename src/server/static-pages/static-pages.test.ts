@@ -6,16 +6,7 @@ import { type Database } from '../../db/client';
 import { tokenPages } from '../../db/schema';
 import { LANGUAGES } from '../../shared/languages';
 import { SiteDirectory, type Site } from '../sites/directory';
-import {
-  PLACEHOLDERS,
-  STATIC_PAGES,
-  interpolate,
-  placeholdersIn,
-  renderStaticPage,
-  staticPageCatalogues,
-  termsVersionDate,
-  type StaticPageContent,
-} from './content';
+import { PLACEHOLDERS, STATIC_PAGES, interpolate, placeholdersIn, renderStaticPage, staticPageCatalogues, termsVersionDate, type StaticPageContent } from './content';
 import { bodyParagraphs, findTokenPage, tokenFromPath } from './token-pages';
 
 const english = staticPageCatalogues.en!;
@@ -44,7 +35,10 @@ describe('static page content', () => {
     for (const slug of STATIC_PAGES) {
       const en = english[slug];
       const other = pages[slug];
-      expect(other.sections.map((s) => s.id), `${lang} ${slug} sections`).toEqual(en.sections.map((s) => s.id));
+      expect(
+        other.sections.map((s) => s.id),
+        `${lang} ${slug} sections`,
+      ).toEqual(en.sections.map((s) => s.id));
       expect(placeholdersIn(other.title), `${lang} ${slug} title`).toEqual(placeholdersIn(en.title));
       expect(placeholdersIn(other.intro), `${lang} ${slug} intro`).toEqual(placeholdersIn(en.intro));
       en.sections.forEach((section, i) => {

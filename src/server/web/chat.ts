@@ -30,12 +30,12 @@ export function chatForm(ctx: Pick<RequestContext, 'app' | 't' | 'user' | 'site'
       const { user, t } = ctx;
       if (!user) return redirect(`/signup?required=chat&member=${partnerId}`);
       const body = form.text('body');
-      const result = await sendMessage(
-        await servicesFor(ctx),
-        { siteId: ctx.site.settings.id, userId: user.id, paidUser: user.paid_user },
-        pricesOf(ctx.site.settings),
-        { to: partnerId, clientId: form.text('client_id'), kind: 'text', body },
-      );
+      const result = await sendMessage(await servicesFor(ctx), { siteId: ctx.site.settings.id, userId: user.id, paidUser: user.paid_user }, pricesOf(ctx.site.settings), {
+        to: partnerId,
+        clientId: form.text('client_id'),
+        kind: 'text',
+        body,
+      });
       if (result.type === 'sent') {
         await signupMessageAnswered(ctx.app.db, user.id, partnerId);
         return redirect(`/chats/${result.message.conversationId}`);
@@ -60,9 +60,7 @@ export function chatSummaryJson(prefix: string, c: ChatSummary) {
     profile: partnerJson(prefix, c.partner),
     num_unread_messages: c.unread,
     last_message_at: c.lastMessageAt?.toISOString() ?? null,
-    messages: c.lastMessage
-      ? [{ id: c.lastMessage.id, sender: c.lastMessage.senderId, kind: c.lastMessage.kind, body: c.lastMessage.body, created_at: c.lastMessage.createdAt.toISOString() }]
-      : [],
+    messages: c.lastMessage ? [{ id: c.lastMessage.id, sender: c.lastMessage.senderId, kind: c.lastMessage.kind, body: c.lastMessage.body, created_at: c.lastMessage.createdAt.toISOString() }] : [],
   };
 }
 

@@ -32,11 +32,13 @@ export function completeSignupForm(
     return redirect(next >= SIGNUP_COMPLETE ? '/signup-matches' : path);
   };
   /** Runs `handler` only for a form of the current step (and, when given, only on step `only`). */
-  const onStep = (handler: FormHandler<AboutEcho>, only?: number): FormHandler<AboutEcho> => (form) => {
-    if (Number(form.text('step')) !== state.step) return redirect(path);
-    if (only !== undefined && state.step !== only) return refused();
-    return handler(form);
-  };
+  const onStep =
+    (handler: FormHandler<AboutEcho>, only?: number): FormHandler<AboutEcho> =>
+    (form) => {
+      if (Number(form.text('step')) !== state.step) return redirect(path);
+      if (only !== undefined && state.step !== only) return refused();
+      return handler(form);
+    };
   return {
     field: 'action',
     read: readStepForm,

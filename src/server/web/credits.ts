@@ -84,7 +84,11 @@ export function creditsPayForm(ctx: Ctx, user: Member, input: { packageId: numbe
         directDebitLimit: directDebitLimit(ctx),
       });
       if (result.type === 'error') {
-        return invalid(refusalStatus(result.reason), { formError: ctx.t(refusalKey(result.reason)), reason: result.reason, data: result.openPayment ? { openPaymentId: result.openPayment.id } : undefined });
+        return invalid(refusalStatus(result.reason), {
+          formError: ctx.t(refusalKey(result.reason)),
+          reason: result.reason,
+          data: result.openPayment ? { openPaymentId: result.openPayment.id } : undefined,
+        });
       }
       return redirect(result.checkoutUrl ?? `/credits/order/${result.payment.id}`);
     },

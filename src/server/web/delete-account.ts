@@ -13,7 +13,10 @@ import { invalid, redirect, type MultiActionSpec } from './form-action';
 export const DELETE_ACCOUNT_PATH = '/settings/delete';
 
 /** The actions of the delete-account page for the signed-in `user`. */
-export function deleteAccountForm(ctx: Pick<RequestContext, 'app' | 'site' | 't' | 'linkOrigin'>, user: Pick<CurrentUser, 'id'>): MultiActionSpec<undefined, 'pause' | 'mail_off' | 'discount' | 'delete'> {
+export function deleteAccountForm(
+  ctx: Pick<RequestContext, 'app' | 'site' | 't' | 'linkOrigin'>,
+  user: Pick<CurrentUser, 'id'>,
+): MultiActionSpec<undefined, 'pause' | 'mail_off' | 'discount' | 'delete'> {
   const { app, site, t } = ctx;
   return {
     field: 'action',

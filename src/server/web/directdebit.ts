@@ -37,7 +37,10 @@ export function directDebitForm(ctx: Ctx, user: Member): MultiActionSpec<DirectD
   };
   // How long to wait, in words: minutes within the next hour and a half, else the time (the site's zone).
   const waitText = (wait: SmsWait) => {
-    const when = wait.minutes <= 90 ? t('directdebit:wait_minutes', { count: wait.minutes }) : t('directdebit:wait_until', { time: siteDateTimeFormat(ctx.lang, ctx.site.settings, { weekday: 'long', hour: '2-digit', minute: '2-digit' }).format(wait.until) });
+    const when =
+      wait.minutes <= 90
+        ? t('directdebit:wait_minutes', { count: wait.minutes })
+        : t('directdebit:wait_until', { time: siteDateTimeFormat(ctx.lang, ctx.site.settings, { weekday: 'long', hour: '2-digit', minute: '2-digit' }).format(wait.until) });
     return t(wait.scope === 'number' ? 'directdebit:rate_limited_number' : 'directdebit:rate_limited_member', { when });
   };
   const refused: FormHandler<DirectDebitEcho> = () => invalid(400, { formError: t('errors:generic'), reason: 'unknown_step' });

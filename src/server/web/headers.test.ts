@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { applyHtmlSecurityHeaders, CSP_DIRECTIVES, FALLBACK_CSP } from './headers';
 
-const directive = (policy: string, name: string) => policy.split(';').map((d) => d.trim()).find((d) => d.split(' ')[0] === name);
+const directive = (policy: string, name: string) =>
+  policy
+    .split(';')
+    .map((d) => d.trim())
+    .find((d) => d.split(' ')[0] === name);
 
 describe('HTML security headers', () => {
   it("SEC-10 a page's own policy (Astro's, with its hashes) is kept: never replaced, never doubled", () => {

@@ -14,10 +14,7 @@ export function matchFinderReturn(next: string): string {
   return /^\/match-finder(\?[\w=&%+.,-]{0,600})?$/.test(next) ? next : '/match-finder';
 }
 
-export function matchFinderForm(
-  ctx: Pick<RequestContext, 'app' | 't' | 'site' | 'log' | 'linkOrigin' | 'responseDone'>,
-  user: { id: number },
-): MultiActionSpec<undefined, 'like'> {
+export function matchFinderForm(ctx: Pick<RequestContext, 'app' | 't' | 'site' | 'log' | 'linkOrigin' | 'responseDone'>, user: { id: number }): MultiActionSpec<undefined, 'like'> {
   const { t } = ctx;
   const bad = () => invalid(400, { formError: t('errors:validation_failed'), reason: 'invalid' });
   return {

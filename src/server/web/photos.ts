@@ -41,14 +41,15 @@ const done = (what: string, extra = '') => redirect(`${PHOTOS_PATH}?photos=${wha
 export function photoActions<D>(ctx: Pick<RequestContext, 'app' | 't'>, user: Pick<CurrentUser, 'id' | 'paid_user'>): Record<PhotoAction, FormHandler<D>> {
   const { app, t } = ctx;
   const refused = (status: number, text: string): FormInvalid<D> => invalid<D>(status, { formError: text, reason: 'photos' });
-  const manageRefused = (result: Exclude<ManageResult, { type: 'ok' }>) =>
-    refused(result.reason === 'not_found' ? 404 : 400, t(`photos_manage:errors.${result.reason}`));
+  const manageRefused = (result: Exclude<ManageResult, { type: 'ok' }>) => refused(result.reason === 'not_found' ? 404 : 400, t(`photos_manage:errors.${result.reason}`));
   /** The photo id posted, or 0 (which no photo has: not found). */
   const photoId = (text: string) => parseId(text) ?? 0;
-  const onPhoto = (run: (id: number, form: Parameters<FormHandler<D>>[0]) => Promise<ManageResult>, what: string): FormHandler<D> => async (form) => {
-    const result = await run(photoId(form.text('photo')), form);
-    return result.type === 'ok' ? done(what) : manageRefused(result);
-  };
+  const onPhoto =
+    (run: (id: number, form: Parameters<FormHandler<D>>[0]) => Promise<ManageResult>, what: string): FormHandler<D> =>
+    async (form) => {
+      const result = await run(photoId(form.text('photo')), form);
+      return result.type === 'ok' ? done(what) : manageRefused(result);
+    };
   return {
     photo_upload: async (form) => {
       const files = form.data.getAll('photo').filter((f): f is File => typeof f !== 'string' && f.size > 0);

@@ -6,10 +6,13 @@ function databaseError(code: string): Error {
   return Object.assign(new Error('Failed query: select 1\nparams: free@demo.test'), { cause: Object.assign(new Error('out of range'), { code }) });
 }
 
-describe('the pages\' safety net', () => {
-  it('SEC-19 a database error caused by the input becomes the error page\'s 400, translated, its parameters scrubbed; any other error stays', async () => {
+describe("the pages' safety net", () => {
+  it("SEC-19 a database error caused by the input becomes the error page's 400, translated, its parameters scrubbed; any other error stays", async () => {
     const warned: unknown[] = [];
-    const locals: SafetyNetLocals = { t: (key) => (key === 'errors:validation_failed' ? 'Please check the fields marked in red.' : key), log: { warn: (obj: unknown) => void warned.push(obj) } as never };
+    const locals: SafetyNetLocals = {
+      t: (key) => (key === 'errors:validation_failed' ? 'Please check the fields marked in red.' : key),
+      log: { warn: (obj: unknown) => void warned.push(obj) } as never,
+    };
     const input = databaseError('22003');
     const refused = await answerSafely(locals, () => Promise.reject(input)).catch((e: unknown) => e as Error & { status?: number });
     expect(refused).toMatchObject({ status: 400, message: 'Please check the fields marked in red.' });
@@ -19,7 +22,7 @@ describe('the pages\' safety net', () => {
     await expect(answerSafely(locals, () => Promise.reject(bug))).rejects.toBe(bug);
   });
 
-  it('SEC-19 the error page\'s own status goes on its answer (Astro sends its /500 route as 500 whatever the page sets)', async () => {
+  it("SEC-19 the error page's own status goes on its answer (Astro sends its /500 route as 500 whatever the page sets)", async () => {
     const locals: SafetyNetLocals = {};
     const answered = await answerSafely(locals, async () => {
       locals.errorStatus = 400;

@@ -23,18 +23,7 @@ export const LANDER_PATHS = [
 ] as const;
 
 /** The static pages of STA-01/STA-03 and the premium package list and pricing (PREM-01). */
-export const STATIC_PATHS = [
-  '/pages/terms',
-  '/pages/privacy',
-  '/pages/cookies',
-  '/pages/ban',
-  '/pages/faq',
-  '/pages/return-policy',
-  '/pages/service',
-  '/premium',
-  '/pricing',
-  '/complaints',
-] as const;
+export const STATIC_PATHS = ['/pages/terms', '/pages/privacy', '/pages/cookies', '/pages/ban', '/pages/faq', '/pages/return-policy', '/pages/service', '/premium', '/pricing', '/complaints'] as const;
 
 /** Every page a site lists in its sitemap: the landing page, the landers, the static pages, login. */
 export const SITEMAP_PATHS: readonly string[] = ['/', ...LANDER_PATHS, ...STATIC_PATHS, '/login'];

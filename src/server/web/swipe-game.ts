@@ -17,10 +17,7 @@ export function swipePath(skipped: readonly number[]): string {
   return skipped.length > 0 ? `/swipe-game?skip=${skipped.join(',')}` : '/swipe-game';
 }
 
-export function swipeGameForm(
-  ctx: Pick<RequestContext, 'app' | 't' | 'site' | 'log' | 'linkOrigin' | 'responseDone'>,
-  user: { id: number },
-): MultiActionSpec<undefined, SwipeAction> {
+export function swipeGameForm(ctx: Pick<RequestContext, 'app' | 't' | 'site' | 'log' | 'linkOrigin' | 'responseDone'>, user: { id: number }): MultiActionSpec<undefined, SwipeAction> {
   const { t } = ctx;
   const member = { siteId: ctx.site.settings.id, userId: user.id };
   const timeZone = siteTimeZone(ctx.site.settings);

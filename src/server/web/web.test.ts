@@ -94,7 +94,20 @@ describe('redirect targets and secure cookies', () => {
   it('SEC-19 the staff login goes back to a back-office path that passes the same rule, else to /admin', () => {
     expect(staffNext('/admin/members/7?q=a%20b')).toBe('/admin/members/7?q=a%20b');
     expect(staffNext('/admin')).toBe('/admin');
-    for (const value of [null, '/admin\r\nX:1', '/admin\nSet-Cookie: x=1', '/admin\u2028', '//evil.example', '/admin/../members', '/members', '/administrator', '/admin/%2F%2Fevil', '/admin/login', '/admin/logout?x=1', 'https://evil.example']) {
+    for (const value of [
+      null,
+      '/admin\r\nX:1',
+      '/admin\nSet-Cookie: x=1',
+      '/admin\u2028',
+      '//evil.example',
+      '/admin/../members',
+      '/members',
+      '/administrator',
+      '/admin/%2F%2Fevil',
+      '/admin/login',
+      '/admin/logout?x=1',
+      'https://evil.example',
+    ]) {
       expect(staffNext(value)).toBe('/admin');
     }
   });

@@ -31,7 +31,8 @@ export function operatorConversationForms(ctx: Ctx, staff: StaffMember, id: numb
         if (taken.type === 'locked') return invalid(409, { formError: t('staff_operator:error_locked', { name: taken.by }), reason: 'locked' });
         return invalid(404, { formError: t('staff_operator:error_not_found') });
       },
-      release: async () => ((await releaseConversation(app, staff, id)) ? redirect('/admin/operator?done=release') : invalid(409, { formError: t('staff_operator:error_not_locked'), reason: 'not_locked' })),
+      release: async () =>
+        (await releaseConversation(app, staff, id)) ? redirect('/admin/operator?done=release') : invalid(409, { formError: t('staff_operator:error_not_locked'), reason: 'not_locked' }),
       reply: async (form) => {
         const text = form.text('text');
         const clientId = form.text('client_id');
@@ -52,7 +53,9 @@ export function operatorConversationForms(ctx: Ctx, staff: StaffMember, id: numb
       note: async (form) => {
         const about = form.text('about') === 'fictional' ? 'fictional' : 'member';
         const result = await addOperatorNote(app, staff, id, about, form.text('text'));
-        return result === 'ok' ? redirect(`${here}?done=note#notes-${about}`) : invalid(result === 'empty' ? 400 : 404, { formError: t(`staff_operator:error_${result === 'empty' ? 'empty' : 'not_found'}`) });
+        return result === 'ok'
+          ? redirect(`${here}?done=note#notes-${about}`)
+          : invalid(result === 'empty' ? 400 : 404, { formError: t(`staff_operator:error_${result === 'empty' ? 'empty' : 'not_found'}`) });
       },
     },
     otherwise: () => invalid(400, { formError: t('errors:invalid_choice') }),

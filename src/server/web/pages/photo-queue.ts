@@ -16,7 +16,10 @@ type Ctx = Pick<RequestContext, 'app' | 't' | 'lang'>;
 export function photoQueueForms(ctx: Ctx, staff: StaffMember): MultiActionSpec<undefined, 'approve' | 'reject'> {
   const { app, t } = ctx;
   const decide = async (form: PostedForm, decision: Decision) => {
-    const ids = form.all('ids').map(parseId).filter((id) => id !== null);
+    const ids = form
+      .all('ids')
+      .map(parseId)
+      .filter((id) => id !== null);
     if (ids.length === 0) return invalid(400, { formError: t('staff_photos:errors.none_selected') });
     const result = await moderatePhotos(app, staff, ids, decision);
     return redirect(`/admin/photos?done=${result.done.length}&skipped=${result.skipped.length}&mail_failed=${result.mailFailed.length}&after=${Math.max(...ids)}`);
@@ -47,6 +50,12 @@ export async function photoQueueView(ctx: Ctx, url: URL) {
     skipped: count('skipped') ?? 0,
     mailFailed: count('mail_failed') ?? 0,
     file: (name: string) => `/admin/photos/file/${name}`,
-    focusIndex: done === null ? -1 : Math.max(0, queue.photos.findIndex((p) => p.id > after)),
+    focusIndex:
+      done === null
+        ? -1
+        : Math.max(
+            0,
+            queue.photos.findIndex((p) => p.id > after),
+          ),
   };
 }
