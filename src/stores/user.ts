@@ -30,11 +30,22 @@ export type SetLanguageResult =
  * null. Other failures leave `$user` as it was (a flaky network must not log anyone out).
  */
 export async function loadUser(): Promise<LoadUserResult> {
+  return userAnswer(
+    () => api.GET('/api/user.php'),
+    (user) => setCredits(user.credits),
+  );
+}
+
+/**
+ * One answer of `/api/user.php`: the member is kept (`keep` does the rest), a 403 means nobody is signed
+ * in (`$user` becomes null), other failures change nothing; an expired session still logs out (CLI-02).
+ */
+async function userAnswer(call: () => Promise<{ data?: User; error?: unknown; response: Response }>, keep: (user: User) => void): Promise<LoadUserResult> {
   try {
-    const { data, error, response } = await api.GET('/api/user.php');
+    const { data, error, response } = await call();
     if (data) {
       $user.set(data);
-      setCredits(data.credits);
+      keep(data);
       return { type: 'ok', user: data };
     }
     if (response.status === 403) {
@@ -55,25 +66,10 @@ export async function loadUser(): Promise<LoadUserResult> {
  */
 export async function setLanguage(language: Language): Promise<SetLanguageResult> {
   if (!$user.get()) return { type: 'logged_out' };
-  try {
-    const { data, error, response } = await api.PUT('/api/user.php', {
-      params: { header: { 'X-Requested-With': 'XMLHttpRequest' } },
-      body: { language },
-    });
-    if (data) {
-      $user.set(data);
-      $language.set(data.language);
-      return { type: 'ok', user: data };
-    }
-    if (response.status === 403) {
-      $user.set(null);
-      return { type: 'logged_out' };
-    }
-    return { type: 'error', reason: failureReason(error) };
-  } catch (err) {
-    if (isAuthenticationRequired(err)) throw err;
-    return { type: 'error', reason: 'network' };
-  }
+  return userAnswer(
+    () => api.PUT('/api/user.php', { params: { header: { 'X-Requested-With': 'XMLHttpRequest' } }, body: { language } }),
+    (user) => $language.set(user.language),
+  );
 }
 
 /** Forgets the member (logout, CLI-02). */
