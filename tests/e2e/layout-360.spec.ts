@@ -12,7 +12,7 @@
  * The member has the longest name the site allows, with no space in it, as a member may choose.
  */
 import { randomBytes } from 'node:crypto';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { staffLogin } from './staff-login';
 import { settled } from './settled';
 
@@ -84,9 +84,36 @@ async function check(page: Page, label: string, overflows: Overflow[]): Promise<
   if (m.scrollWidth > WIDTH) overflows.push({ path: label, ...m });
 }
 
+/** Browser tabs that walk the languages at once: the server answers one while another lays out. */
+const TABS = 3;
+
+/**
+ * Visits every page in every language, the languages spread over {@link TABS} contexts that share
+ * `context`'s cookies (the member's session) with their own `lang` cookie. The walk used to take one
+ * language after the other in one tab: 3.3 of the end-to-end suite's 8.5 minutes.
+ */
+async function walk(browser: Browser, context: BrowserContext, baseURL: string, languages: readonly string[], pages: [path: string, status: number][], overflows: Overflow[]): Promise<void> {
+  const storageState = await context.storageState();
+  const queue = [...languages];
+  await Promise.all(
+    Array.from({ length: Math.min(TABS, languages.length) }, async () => {
+      const tab = await browser.newContext({ storageState, viewport: { width: WIDTH, height: 740 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 });
+      try {
+        const page = await tab.newPage();
+        for (let lang = queue.shift(); lang !== undefined; lang = queue.shift()) {
+          await speak(tab, baseURL, lang);
+          for (const [path, status] of pages) await visit(page, path, overflows, status, lang);
+        }
+      } finally {
+        await tab.close();
+      }
+    }),
+  );
+}
+
 const report = (overflows: Overflow[]) => overflows.map((o) => `${o.path}: ${o.scrollWidth} px\n    ${o.culprits.join('\n    ')}`).join('\n');
 
-test('UX-04 every page a visitor sees fits a 360 px layout viewport, in every language', async ({ page, context, baseURL }) => {
+test('UX-04 every page a visitor sees fits a 360 px layout viewport, in every language', async ({ browser, page, context, baseURL }) => {
   test.setTimeout(240_000);
   await speak(context, baseURL!, 'en');
   const listed = await (await page.request.get('/api/members.php', { headers: XHR })).json();
@@ -111,14 +138,11 @@ test('UX-04 every page a visitor sees fits a 360 px layout viewport, in every la
     ['/dev/sms', 0],
   ];
   const overflows: Overflow[] = [];
-  for (const lang of LANGUAGES) {
-    await speak(context, baseURL!, lang);
-    for (const [path, status] of pages) await visit(page, path, overflows, status, lang);
-  }
+  await walk(browser, context, baseURL!, LANGUAGES, pages, overflows);
   expect(overflows, report(overflows)).toEqual([]);
 });
 
-test('UX-04 every page a member sees fits a 360 px layout viewport, in every language', async ({ page, context, baseURL }) => {
+test('UX-04 every page a member sees fits a 360 px layout viewport, in every language', async ({ browser, page, context, baseURL }) => {
   test.setTimeout(300_000);
   await speak(context, baseURL!, 'en');
   // The longest name the site takes, in one word.
@@ -212,10 +236,7 @@ test('UX-04 every page a member sees fits a 360 px layout viewport, in every lan
     ].map((p) => [p, 200] as [string, number]),
     ['/no-such-page', 404],
   ];
-  for (const lang of LANGUAGES) {
-    await speak(context, baseURL!, lang);
-    for (const [path, status] of pages) await visit(page, path, overflows, status, lang);
-  }
+  await walk(browser, context, baseURL!, LANGUAGES, pages, overflows);
   expect(overflows, report(overflows)).toEqual([]);
 });
 
