@@ -173,8 +173,14 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9-]{2,32}$/, 'must be a region name like eu-central-1 or auto')
     .optional(),
-  S3_ACCESS_KEY_ID: z.string().trim().min(3, 'must be an access key id').optional(),
-  S3_SECRET_ACCESS_KEY: z.string().trim().min(8, 'must be a secret access key').optional(),
+  S3_ACCESS_KEY_ID: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,256}$/, 'must be an access key id (no spaces)')
+    .optional(),
+  S3_SECRET_ACCESS_KEY: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,256}$/, 'must be a secret access key (no spaces)')
+    .optional(),
   /** Bucket in the path (http://host/bucket/key: MinIO, Ceph RGW) instead of the host name (bucket.host). */
   S3_FORCE_PATH_STYLE: bool.default(false),
 });
@@ -205,8 +211,7 @@ export interface Config extends Env {
 export type PaymentsProviderName = NonNullable<Env['PAYMENTS_PROVIDER']>;
 
 export type PhotoStorage =
-  | { kind: 'local'; dir: string }
-  | { kind: 's3'; bucket: string; endpoint: string | undefined; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
+  { kind: 'local'; dir: string } | { kind: 's3'; bucket: string; endpoint: string | undefined; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
 
 export class ConfigError extends Error {
   constructor(public readonly issues: string[]) {
@@ -290,7 +295,8 @@ function choosePhotoStorage(e: Env, photoDir: string): PhotoStorage {
     return { kind: 'local', dir: photoDir };
   }
   const missing = (['S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => e[k] === undefined);
-  if (missing.length > 0) throw new ConfigError(missing.map((k) => `${k}: is required with S3_BUCKET=${JSON.stringify(e.S3_BUCKET)} (photos in object storage need S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`));
+  if (missing.length > 0)
+    throw new ConfigError(missing.map((k) => `${k}: is required with S3_BUCKET=${JSON.stringify(e.S3_BUCKET)} (photos in object storage need S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`));
   return {
     kind: 's3',
     bucket: e.S3_BUCKET,
