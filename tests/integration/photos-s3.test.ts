@@ -6,6 +6,7 @@
  * (moderation) or deleting it removes the objects. Erasing a deleted account removes its objects, the
  * blurred copy included (the erase job with an S3PhotoStore on a database of its own).
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -29,6 +30,8 @@ const s3 = await startLocalS3();
 const unavailable = 'unavailable' in s3 ? s3.unavailable : null;
 if (unavailable) console.warn(`SCALE-01 S3 integration test skipped: ${unavailable}`);
 const bucket = unavailable ? null : (s3 as LocalS3);
+// The suites below run once on the local S3 server, or not at all where it cannot start (said above in one line).
+const buckets: [string, LocalS3][] = bucket ? [['s3rver', bucket]] : [];
 
 afterAll(async () => {
   await bucket?.close();
@@ -69,7 +72,30 @@ function raw(server: BuiltServer, method: string, path: string, options: { body?
   });
 }
 
-describe.skipIf(unavailable !== null)('SCALE-01 photos in S3-compatible storage (built server)', () => {
+describe('SCALE-01 configuration at start (built server)', () => {
+  it('SCALE-01 a server given a bucket without its keys refuses to start and says what is missing (no fallback to the local disk)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'photos-s3-config-'));
+    try {
+      const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'dist', 'server', 'main.mjs')], {
+        env: { ...process.env, DATABASE_URL: 'memory://', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', S3_BUCKET: 'dating-photos', S3_REGION: 'auto' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).not.toBe(0);
+      expect(output).toContain('S3_ACCESS_KEY_ID: is required with S3_BUCKET="dating-photos"');
+      expect(output).toContain('S3_SECRET_ACCESS_KEY: is required');
+      expect(output).not.toContain('serving on');
+      expect(existsSync(join(dataDir, 'photos'))).toBe(false);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each(buckets)('SCALE-01 photos in S3-compatible storage (built server, %s)', (_name, bucket) => {
   let server: BuiltServer;
   let dataDir: string;
   let session: string;
@@ -77,7 +103,7 @@ describe.skipIf(unavailable !== null)('SCALE-01 photos in S3-compatible storage 
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'photos-s3-'));
-    server = await startBuiltServer('memory://', { ...bucket!.env, DATA_DIR: dataDir });
+    server = await startBuiltServer('memory://', { ...bucket.env, DATA_DIR: dataDir });
     const login = await call(server, 'POST', '/api/user.php', { json: { email: 'free@demo.test', password: 'demo-password-1' } });
     expect(login.status).toBe(200);
     session = login.cookies.session!;
@@ -108,7 +134,7 @@ describe.skipIf(unavailable !== null)('SCALE-01 photos in S3-compatible storage 
     const page = await raw(server, 'GET', '/', { cookies: { entry_ok: '1' } });
     const name = /\/photos\/([a-z0-9_-]+\.(?:webp|jpg|png))/.exec(page.body.toString())?.[1];
     expect(name, 'a photo on the home page').toBeDefined();
-    expect(await bucket!.has(key(name!))).toBe(true);
+    expect(await bucket.has(key(name!))).toBe(true);
     expect(existsSync(join(dataDir, 'photos'))).toBe(false);
     const image = await raw(server, 'GET', `/photos/${name}`);
     expect(image.status).toBe(200);
@@ -117,8 +143,8 @@ describe.skipIf(unavailable !== null)('SCALE-01 photos in S3-compatible storage 
 
   it('SCALE-01 an upload lands in the bucket and is served through the app to its owner only, with ETag, Last-Modified and 304', async () => {
     const photo = await upload(40);
-    expect(await bucket!.has(key(photo.main))).toBe(true);
-    expect(await bucket!.has(key(photo.thumb))).toBe(true);
+    expect(await bucket.has(key(photo.main))).toBe(true);
+    expect(await bucket.has(key(photo.thumb))).toBe(true);
 
     const image = await raw(server, 'GET', `/photos/${photo.thumb}`, { cookies: { session } });
     expect(image.status).toBe(200);
@@ -150,8 +176,8 @@ describe.skipIf(unavailable !== null)('SCALE-01 photos in S3-compatible storage 
     const rejected = await call(server, 'POST', '/admin/photos', { form: { action: 'reject', ids: String(photo.id), reason: 'explicit' }, cookies: { staff_session: staff } });
     expect(rejected.status).toBe(303);
     expect(rejected.location).toContain('done=1');
-    expect(await bucket!.has(key(photo.main))).toBe(false);
-    expect(await bucket!.has(key(photo.thumb))).toBe(false);
+    expect(await bucket.has(key(photo.main))).toBe(false);
+    expect(await bucket.has(key(photo.thumb))).toBe(false);
     expect((await raw(server, 'GET', `/photos/${photo.thumb}`, { cookies: { session } })).status).toBe(404);
     const profile = await raw(server, 'GET', '/profile', { cookies: { session } });
     expect(profile.body.toString()).toContain('data-rejection-reason="explicit"');
@@ -162,20 +188,20 @@ describe.skipIf(unavailable !== null)('SCALE-01 photos in S3-compatible storage 
     const photo = await upload(140);
     const deleted = await call(server, 'POST', '/profile', { form: { action: 'photo_delete', photo: String(photo.id) }, cookies: { session } });
     expect(deleted.status).toBe(303);
-    expect(await bucket!.has(key(photo.main))).toBe(false);
-    expect(await bucket!.has(key(photo.thumb))).toBe(false);
+    expect(await bucket.has(key(photo.main))).toBe(false);
+    expect(await bucket.has(key(photo.thumb))).toBe(false);
     expect((await raw(server, 'GET', `/photos/${photo.thumb}`, { cookies: { session } })).status).toBe(404);
   });
 });
 
-describe.skipIf(unavailable !== null)('SCALE-01 erasing a deleted account (S3 store)', () => {
+describe.each(buckets)('SCALE-01 erasing a deleted account (S3 store on %s)', (_name, bucket) => {
   const clock = new FakeClock();
   let kit: SeededDatabase;
   let store: S3PhotoStore;
 
   beforeAll(async () => {
     kit = await seededDatabase({ clock });
-    store = new S3PhotoStore({ ...bucket!.storeOptions, prefix: 'photos/' });
+    store = new S3PhotoStore({ ...bucket.storeOptions, prefix: 'photos/' });
   });
   afterAll(async () => {
     store?.close();
@@ -195,10 +221,10 @@ describe.skipIf(unavailable !== null)('SCALE-01 erasing a deleted account (S3 st
     await store.put(blurred, Buffer.from('blurred copy'));
     await db.update(photos).set({ blurredFilename: blurred }).where(eq(photos.id, uploaded.photo.id));
     const names = [uploaded.photo.filename, uploaded.photo.thumbFilename, blurred];
-    for (const name of names) expect(await bucket!.has(key(name)), name).toBe(true);
+    for (const name of names) expect(await bucket.has(key(name)), name).toBe(true);
 
     const result = await eraseDeletedAccounts({ db, clock, photos: store });
     expect(result.erased).toContain(user!.id);
-    for (const name of names) expect(await bucket!.has(key(name)), name).toBe(false);
+    for (const name of names) expect(await bucket.has(key(name)), name).toBe(false);
   });
 });

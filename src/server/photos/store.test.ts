@@ -23,6 +23,7 @@ afterAll(async () => {
 });
 
 type Made = { store: PhotoStore; done: () => Promise<void> };
+// The S3 store is in the list when the local S3 server started (it does on this project's machines and CI).
 const stores: [string, () => Promise<Made>][] = [
   [
     'LocalPhotoStore',
@@ -31,26 +32,30 @@ const stores: [string, () => Promise<Made>][] = [
       return { store: new LocalPhotoStore(dir), done: () => rm(dir, { recursive: true, force: true }) };
     },
   ],
-  [
-    'S3PhotoStore',
-    async () => {
-      const store = new S3PhotoStore({ ...local!.storeOptions, prefix: `contract-${Date.now()}/` });
-      return { store, done: async () => store.close() };
-    },
-  ],
+  ...(local
+    ? [
+        [
+          'S3PhotoStore',
+          async () => {
+            const store = new S3PhotoStore({ ...local.storeOptions, prefix: `contract-${Date.now()}/` });
+            return { store, done: async () => store.close() };
+          },
+        ] as [string, () => Promise<Made>],
+      ]
+    : []),
 ];
+const s3Servers = local ? [local] : [];
 
-describe.each(stores)('SCALE-01 PhotoStore contract: %s', (kind, make) => {
-  const skip = kind === 'S3PhotoStore' && s3Missing !== null;
+describe.each(stores)('SCALE-01 PhotoStore contract: %s', (_kind, make) => {
   let made: Made;
   beforeAll(async () => {
-    if (!skip) made = await make();
+    made = await make();
   });
   afterAll(async () => {
     await made?.done();
   });
 
-  it.skipIf(skip)('puts, gets, finds and deletes a photo; the bytes, size and time come back', async () => {
+  it('puts, gets, finds and deletes a photo; the bytes, size and time come back', async () => {
     const { store } = made;
     const body = Buffer.from([0x52, 0x49, 0x46, 0x46, 1, 2, 3, 4, 5]);
     const before = Date.now() - 2_000;
@@ -69,14 +74,14 @@ describe.each(stores)('SCALE-01 PhotoStore contract: %s', (kind, make) => {
     expect(await store.get('ab12cd-main.webp')).toBeNull();
   });
 
-  it.skipIf(skip)('a missing photo is null / false, and deleting it again is no error', async () => {
+  it('a missing photo is null / false, and deleting it again is no error', async () => {
     const { store } = made;
     expect(await store.get('zz-never-stored.jpg')).toBeNull();
     expect(await store.exists('zz-never-stored.jpg')).toBe(false);
     await expect(store.delete('zz-never-stored.jpg')).resolves.toBeUndefined();
   });
 
-  it.skipIf(skip)('names the server never makes are refused before the store is touched', async () => {
+  it('names the server never makes are refused before the store is touched', async () => {
     const { store } = made;
     for (const bad of ['../etc/passwd', 'ab/../../x.webp', 'AB.webp', 'x.gif', '.webp', 'a b.jpg', `${'a'.repeat(90)}.png`]) {
       await expect(store.put(bad, Buffer.from('x')), bad).rejects.toThrow(/invalid photo name/);
@@ -87,19 +92,21 @@ describe.each(stores)('SCALE-01 PhotoStore contract: %s', (kind, make) => {
   });
 });
 
-describe('SCALE-01 S3PhotoStore', () => {
-  it.skipIf(s3Missing !== null)('keeps a photo under photos/<first two characters>/<name>, as the local folders', async () => {
-    const store = new S3PhotoStore(local!.storeOptions);
+describe.each(s3Servers)('SCALE-01 S3PhotoStore on s3rver', (server) => {
+  it('keeps a photo under photos/<first two characters>/<name>, as the local folders', async () => {
+    const store = new S3PhotoStore(server.storeOptions);
     try {
       await store.put('qx-layout.png', Buffer.from('png'));
-      expect(await local!.has('photos/qx/qx-layout.png')).toBe(true);
+      expect(await server.has('photos/qx/qx-layout.png')).toBe(true);
       await store.delete('qx-layout.png');
-      expect(await local!.has('photos/qx/qx-layout.png')).toBe(false);
+      expect(await server.has('photos/qx/qx-layout.png')).toBe(false);
     } finally {
       store.close();
     }
   });
+});
 
+describe('SCALE-01 S3PhotoStore', () => {
   describe('against a store that accepts connections and never answers', () => {
     let silent: Server;
     const sockets: Socket[] = [];
