@@ -6,7 +6,7 @@ import { openDatabase } from '../db/client';
 import { databaseOptions, type Config } from '../server/config';
 import { systemClock, type Clock } from '../server/clock';
 import type { Logger } from '../server/logger';
-import { LocalPhotoStore } from '../server/photos/store';
+import { createPhotoStore, describePhotoStorage } from '../server/photos/stores';
 import { SiteDirectory } from '../server/sites/directory';
 import { TtlCache } from '../server/cache';
 import { Mailer } from '../server/mail/mailer';
@@ -37,7 +37,8 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   const database = await openDatabase(config.databaseUrl, databaseOptions(config));
   log.info({ db: database.kind, ms: Date.now() - started }, 'database ready (migrations applied)');
   logPaymentsChoice(config, log);
-  const photos = new LocalPhotoStore(config.photoDir);
+  const photos = createPhotoStore(config.photoStorage);
+  log.info(describePhotoStorage(config.photoStorage), 'photo store');
   // The VAPID key pair is created once, on the first start of the first process, and kept (PUSH-01).
   // Endpoints only on the configured push services; loopback HTTP only under NODE_ENV=test (SEC-06).
   const push = await PushService.create({ db: database.db, log, endpoints: pushEndpointPolicy(config) });
@@ -90,6 +91,7 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
       push.close();
       await app.bus.close();
       await database.close();
+      photos.close?.();
     },
   };
   const jobs = startAppJobs(app);

@@ -15,6 +15,7 @@ import { photos, profiles, users } from '../../src/db/schema';
 import { systemClock } from '../../src/server/clock';
 import { createLogger } from '../../src/server/logger';
 import { Mailer } from '../../src/server/mail/mailer';
+import { LocalPhotoStore } from '../../src/server/photos/store';
 import { PostgresBus } from '../../src/server/realtime/bus';
 import { SiteDirectory } from '../../src/server/sites/directory';
 import { createStaff } from '../../src/server/staff/accounts';
@@ -78,7 +79,15 @@ describe('photo moderation across processes (PostgreSQL LISTEN/NOTIFY)', () => {
     const moderator = await createStaff({ db }, { email: 'processes-moderator@test.example', name: 'Mod', role: 'moderator', password: 'processes-password-1' });
     const marks = [one.said.length, two.said.length];
     const result = await moderatePhotos(
-      { db, clock: systemClock, bus, mailer: new Mailer(db, createLogger('silent')), sites: new SiteDirectory(db, systemClock, 0), log: createLogger('silent') },
+      {
+        db,
+        clock: systemClock,
+        bus,
+        mailer: new Mailer(db, createLogger('silent')),
+        sites: new SiteDirectory(db, systemClock, 0),
+        photos: new LocalPhotoStore(join(dataDir, 'photos')),
+        log: createLogger('silent'),
+      },
       moderator,
       [photo!.id],
       { type: 'approve' },

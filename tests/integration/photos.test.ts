@@ -255,7 +255,7 @@ describe('photo management and moderation', () => {
     expect((await asStaff('moderator', '/admin/photos/file/nothing-here.webp')).status).toBe(404);
   });
 
-  it('OPS-01 PHO-02 approve, reject with a reason and bulk decisions are audited; the member is mailed in their language and sees both outcomes', async () => {
+  it('OPS-01 PHO-02 SCALE-01 approve, reject with a reason and bulk decisions are audited; the member is mailed in their language and sees both outcomes; rejected files are deleted', async () => {
     const german = await newMember({ language: 'de' });
     const french = await newMember({ language: 'fr' });
     for (const m of [german, french, german, french]) expect((await upload(m.token, await jpeg())).status).toBe(201);
@@ -373,6 +373,14 @@ describe('photo management and moderation', () => {
     const [g1Row, g2Row] = await photoRows(german.id);
     expect((await server.request(`/photos/${g1Row!.filename}`, { cookies: { lang: 'en' } })).status).toBe(200);
     expect((await server.request(`/photos/${g2Row!.filename}`, { cookies: { lang: 'en', session: german.token } })).status).toBe(404);
+    // SCALE-01: a rejected photo's files are gone from the store (the row stays, with its reason); the approved one's stay.
+    const store = server.booted.app.photos;
+    for (const row of [g2Row!, ...(await photoRows(french.id))]) {
+      expect(await store.exists(row.filename), row.filename).toBe(false);
+      expect(await store.exists(row.thumbFilename), row.thumbFilename).toBe(false);
+    }
+    expect(await store.exists(g1Row!.filename)).toBe(true);
+    expect(await store.exists(g1Row!.thumbFilename)).toBe(true);
   });
 
   it('OPS-01 an approved main photo is on the search cards and on the cached landers at once (bus invalidation)', async () => {

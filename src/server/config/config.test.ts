@@ -76,4 +76,40 @@ describe('configuration', () => {
     expect(serverProcesses(loadConfig({ DATABASE_URL: 'memory://', WEB_CONCURRENCY: 'auto' }), 8)).toBe(1);
     for (const bad of ['0', '-1', 'many', '1.5']) expect(() => loadConfig({ WEB_CONCURRENCY: bad }), bad).toThrow(/WEB_CONCURRENCY/);
   });
+
+  it('SCALE-01 photos: the local folder by default; S3_BUCKET chooses the bucket and then needs its region and keys; no silent fallback', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/data' }).photoStorage).toEqual({ kind: 'local', dir: '/srv/data/photos' });
+    const s3 = { S3_BUCKET: 'dating-photos', S3_REGION: 'auto', S3_ACCESS_KEY_ID: 'AKIAEXAMPLE', S3_SECRET_ACCESS_KEY: 'very-secret-key' };
+    expect(loadConfig({ ...s3, S3_ENDPOINT: 'https://account.r2.cloudflarestorage.com/' }).photoStorage).toEqual({
+      kind: 's3',
+      bucket: 'dating-photos',
+      endpoint: 'https://account.r2.cloudflarestorage.com',
+      region: 'auto',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'very-secret-key',
+      forcePathStyle: false,
+    });
+    // AWS itself: no endpoint; MinIO and Ceph RGW: the bucket in the path.
+    expect(loadConfig(s3).photoStorage).toMatchObject({ kind: 's3', endpoint: undefined });
+    expect(loadConfig({ ...s3, S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' }).photoStorage).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true });
+    // A bucket without its region or keys stops the start, naming what is missing.
+    for (const key of ['S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      expect(() => loadConfig({ ...s3, [key]: undefined }), key).toThrow(new RegExp(`${key}: is required with S3_BUCKET="dating-photos"`));
+    }
+    // S3 settings without a bucket are a mistake, not "use the local disk".
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'AKIAEXAMPLE' })).toThrow(/S3_ENDPOINT: is set but S3_BUCKET is not/);
+    // Malformed values are named; the secret is never repeated in the message.
+    expect(() => loadConfig({ ...s3, S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT="minio:9000"/);
+    expect(() => loadConfig({ ...s3, S3_ENDPOINT: 'https://s3.example.com/bucket' })).toThrow(/S3_ENDPOINT=.*origin without a path/);
+    expect(() => loadConfig({ ...s3, S3_BUCKET: 'Bad_Bucket' })).toThrow(/S3_BUCKET="Bad_Bucket"/);
+    expect(() => loadConfig({ ...s3, S3_FORCE_PATH_STYLE: 'sometimes' })).toThrow(/S3_FORCE_PATH_STYLE/);
+    let error: unknown;
+    try {
+      loadConfig({ ...s3, S3_SECRET_ACCESS_KEY: 'pasted with spaces' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as Error).message).toContain('S3_SECRET_ACCESS_KEY=(hidden)');
+    expect((error as Error).message).not.toContain('pasted');
+  });
 });

@@ -153,6 +153,36 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** Folder of the drizzle-kit migrations, when a deployment keeps them elsewhere than `drizzle/` above the code. */
   MIGRATIONS_DIR: z.string().min(1).optional(),
+  /**
+   * Photos in S3-compatible object storage (SCALE-01, docs/decisions/082-photos-in-object-storage.md):
+   * set S3_BUCKET and the photos go there (MinIO, Ceph RGW, Cloudflare R2, AWS) instead of DATA_DIR/photos;
+   * then S3_REGION and both keys are required (checked below), S3_ENDPOINT for anything but AWS itself.
+   */
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name: 3-63 lower-case letters, digits, dots and hyphens')
+    .optional(),
+  /** The S3 API's origin (https://<account>.r2.cloudflarestorage.com, http://minio:9000); unset: AWS's own for S3_REGION. */
+  S3_ENDPOINT: z
+    .string()
+    .url('must be a URL like https://s3.example.com')
+    .regex(/^https?:\/\/[^/?#]+\/?$/, 'must be an http(s) origin without a path, like https://s3.example.com')
+    .optional(),
+  /** The bucket's region (`auto` for Cloudflare R2, MinIO's default `us-east-1`). */
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{2,32}$/, 'must be a region name like eu-central-1 or auto')
+    .optional(),
+  S3_ACCESS_KEY_ID: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,256}$/, 'must be an access key id (no spaces)')
+    .optional(),
+  S3_SECRET_ACCESS_KEY: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,256}$/, 'must be a secret access key (no spaces)')
+    .optional(),
+  /** Bucket in the path (http://host/bucket/key: MinIO, Ceph RGW) instead of the host name (bucket.host). */
+  S3_FORCE_PATH_STYLE: bool.default(false),
 });
 
 /** Every environment variable the app reads (scripts/guards/env-variables.test.ts holds the rest to it). */
@@ -165,6 +195,8 @@ export interface Config extends Env {
   databaseUrl: string;
   /** Folder for stored photos (local PhotoStore). */
   photoDir: string;
+  /** Where photos are stored: DATA_DIR/photos, or an S3-compatible bucket when S3_BUCKET is set (SCALE-01). */
+  photoStorage: PhotoStorage;
   production: boolean;
   /** TRUSTED_PROXIES parsed; null when TRUST_PROXY is off (forwarded headers are ignored). */
   trustedProxies: TrustedProxies | null;
@@ -178,12 +210,18 @@ export interface Config extends Env {
 
 export type PaymentsProviderName = NonNullable<Env['PAYMENTS_PROVIDER']>;
 
+export type PhotoStorage =
+  { kind: 'local'; dir: string } | { kind: 's3'; bucket: string; endpoint: string | undefined; region: string; accessKeyId: string; secretAccessKey: string; forcePathStyle: boolean };
+
 export class ConfigError extends Error {
   constructor(public readonly issues: string[]) {
     super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }
+
+/** Variables whose values an error message does not repeat (they end up in logs). */
+const SECRET_VARIABLES = new Set(['S3_SECRET_ACCESS_KEY']);
 
 /** Reads and checks the configuration; throws ConfigError listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -197,18 +235,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const key = String(issue.path[0] ?? '');
-        return `${key}=${JSON.stringify(picked[key] ?? '')}: ${issue.message}`;
+        return `${key}=${SECRET_VARIABLES.has(key) ? '(hidden)' : JSON.stringify(picked[key] ?? '')}: ${issue.message}`;
       }),
     );
   }
   const e = parsed.data;
   const paymentsProvider = choosePaymentsProvider(e, picked);
   const dataDir = resolve(e.DATA_DIR);
+  const photoDir = resolve(dataDir, 'photos');
   return {
     ...e,
     DATA_DIR: dataDir,
     databaseUrl: e.DATABASE_URL ?? resolve(dataDir, 'pglite'),
-    photoDir: resolve(dataDir, 'photos'),
+    photoDir,
+    photoStorage: choosePhotoStorage(e, photoDir),
     production: e.NODE_ENV === 'production',
     trustedProxies: e.TRUST_PROXY ? parseTrustedProxies(e.TRUSTED_PROXIES) : null,
     pushServiceHosts: parsePushServiceHosts(e.PUSH_SERVICE_HOSTS)!,
@@ -239,6 +279,33 @@ function choosePaymentsProvider(e: Env, picked: Record<string, string>): Payment
     ]);
   }
   return provider;
+}
+
+const S3_SETTINGS = ['S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+
+/**
+ * SCALE-01: S3_BUCKET chooses the object store, and then nothing is guessed: the region and both keys
+ * must be set (a process that silently wrote to its own disk would lose photos the other machines never
+ * see). S3 settings without S3_BUCKET are a mistake too, not "local disk". Secrets are never echoed.
+ */
+function choosePhotoStorage(e: Env, photoDir: string): PhotoStorage {
+  if (e.S3_BUCKET === undefined) {
+    const stray = S3_SETTINGS.filter((k) => e[k] !== undefined);
+    if (stray.length > 0) throw new ConfigError(stray.map((k) => `${k}: is set but S3_BUCKET is not (set S3_BUCKET to store photos in object storage, or remove the S3_ settings)`));
+    return { kind: 'local', dir: photoDir };
+  }
+  const missing = (['S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => e[k] === undefined);
+  if (missing.length > 0)
+    throw new ConfigError(missing.map((k) => `${k}: is required with S3_BUCKET=${JSON.stringify(e.S3_BUCKET)} (photos in object storage need S3_REGION, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`));
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT?.replace(/\/$/, ''),
+    region: e.S3_REGION!,
+    accessKeyId: e.S3_ACCESS_KEY_ID!,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
 }
 
 /** What `openDatabase` takes from the configuration besides the URL. */

@@ -1,7 +1,7 @@
 /**
  * Erases the personal data of accounts deleted 14 or more days ago (DEL-01, GDPR-01). The account row
  * stays, anonymised, so the credit ledger (bookkeeping must be kept) still points at a user id:
- * - photo files are deleted from the store and their rows removed;
+ * - photo files (main, thumbnail, blurred copy; on disk or in the S3 bucket) are deleted from the store and their rows removed;
  * - the profile is anonymised: name 'deleted', no about text, no attributes, no photo, no region,
  *   the birth date cut to 1 January of its year (the row needs one), hidden;
  * - the e-mail address becomes `deleted-<id>@invalid`, the password hash, tracking record and signup
@@ -70,7 +70,7 @@ export async function eraseDeletedAccounts(deps: EraseDeps, options: { batch?: n
         .where(and(eq(users.id, id), due))
         .returning({ id: users.id });
       if (!user) return null; // reactivated (or erased by another run) meanwhile
-      const removed = await tx.delete(photos).where(eq(photos.userId, id)).returning({ filename: photos.filename, thumbFilename: photos.thumbFilename });
+      const removed = await tx.delete(photos).where(eq(photos.userId, id)).returning({ filename: photos.filename, thumbFilename: photos.thumbFilename, blurredFilename: photos.blurredFilename });
       await tx
         .update(profiles)
         .set({
@@ -103,7 +103,7 @@ export async function eraseDeletedAccounts(deps: EraseDeps, options: { batch?: n
         .update(directDebitMandates)
         .set({ accountHolder: 'deleted', street: '', houseNumber: '', zip: '', city: '', mobile: '', iban: sql`left(${directDebitMandates.iban}, 2) || '**' || right(${directDebitMandates.iban}, 4)` })
         .where(eq(directDebitMandates.userId, id));
-      return removed.flatMap((r) => [r.filename, r.thumbFilename]);
+      return removed.flatMap((r) => [r.filename, r.thumbFilename, r.blurredFilename].filter((n): n is string => n !== null));
     });
     if (files === null) continue;
     result.erased.push(id);

@@ -9,7 +9,10 @@
  * - `site.content_changed` is published for each site touched, so every process drops the site's
  *   cached teasers and rendered pages (TtlCache, render cache): an approved main photo is on the cards
  *   at once (cards read the main photo live; only visitors' pages are cached);
- * - each member with rejected photos gets one mail in their own language saying which and why.
+ * - each member with rejected photos gets one mail in their own language saying which and why;
+ * - a rejected photo's files (main, thumbnail, blurred copy) are deleted from the photo store (SCALE-01,
+ *   decision 082): the row stays, so the owner still sees that a photo was removed and why, but nobody —
+ *   staff included — can open the image any more. A file that cannot be deleted is logged; the decision stands.
  */
 import { asc, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -21,6 +24,7 @@ import type { Logger } from '../logger';
 import { renderMail, siteSender } from '../mail/layout';
 import type { Mailer } from '../mail/mailer';
 import { isRejectionReason, photoOrder, promoteNextMain, type PhotoRejectionReason } from '../photos/manage';
+import type { PhotoStore } from '../photos/store';
 import type { EventBus } from '../realtime/bus';
 import type { SiteDirectory } from '../sites/directory';
 import { audit } from '../audit';
@@ -107,6 +111,7 @@ export interface ModerationDeps {
   bus: EventBus;
   mailer: Pick<Mailer, 'send'>;
   sites: Pick<SiteDirectory, 'forId'>;
+  photos: Pick<PhotoStore, 'delete'>;
   log: Pick<Logger, 'error'>;
 }
 
@@ -133,10 +138,20 @@ export async function moderatePhotos(deps: ModerationDeps, by: StaffMember, ids:
   const skipped: number[] = [];
   const sites = new Set<number>();
   const rejectedBy = new Map<number, PhotoRejectionReason[]>();
+  const rejectedFiles: string[] = [];
   for (const id of unique) {
     const outcome = await deps.db.transaction(async (tx) => {
       const [photo] = await tx
-        .select({ status: photos.status, userId: photos.userId, premium: photos.premium, siteId: users.siteId, mainPhotoId: profiles.mainPhotoId })
+        .select({
+          status: photos.status,
+          userId: photos.userId,
+          premium: photos.premium,
+          siteId: users.siteId,
+          mainPhotoId: profiles.mainPhotoId,
+          filename: photos.filename,
+          thumbFilename: photos.thumbFilename,
+          blurredFilename: photos.blurredFilename,
+        })
         .from(photos)
         .innerJoin(users, eq(users.id, photos.userId))
         .leftJoin(profiles, eq(profiles.userId, photos.userId))
@@ -163,7 +178,7 @@ export async function moderatePhotos(deps: ModerationDeps, by: StaffMember, ids:
           now,
         );
       }
-      return { siteId: photo.siteId, userId: photo.userId };
+      return { siteId: photo.siteId, userId: photo.userId, files: [photo.filename, photo.thumbFilename, photo.blurredFilename].filter((n): n is string => n !== null) };
     });
     if (!outcome) {
       skipped.push(id);
@@ -171,7 +186,18 @@ export async function moderatePhotos(deps: ModerationDeps, by: StaffMember, ids:
     }
     done.push(id);
     sites.add(outcome.siteId);
-    if (decision.type === 'reject') rejectedBy.set(outcome.userId, [...(rejectedBy.get(outcome.userId) ?? []), decision.reason]);
+    if (decision.type === 'reject') {
+      rejectedBy.set(outcome.userId, [...(rejectedBy.get(outcome.userId) ?? []), decision.reason]);
+      rejectedFiles.push(...outcome.files);
+    }
+  }
+  // After the commits: a crash in between leaves files nobody can open (the row says removed), never a row without its file.
+  for (const name of rejectedFiles) {
+    try {
+      await deps.photos.delete(name);
+    } catch (err) {
+      deps.log.error({ err, name }, 'rejected photo file not deleted');
+    }
   }
   for (const siteId of sites) await deps.bus.publish('site.content_changed', { siteId });
   const mailFailed: number[] = [];
