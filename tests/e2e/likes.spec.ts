@@ -34,6 +34,11 @@ test('LIK-01 LIK-02 LIK-03 LIK-04 NAV-01 a like back shows the match modal, the 
     await expect(modal).toBeVisible();
     await expect(modal.getByRole('heading')).toHaveText("It's a match!");
     await expect(modal.locator('[data-like-photo]')).toHaveAttribute('alt', premium.profile.name);
+    // Issue 25: both photos side by side, the member's own (from the session) and the match's.
+    await expect(modal.locator('img')).toHaveCount(2);
+    await expect(modal.locator('[data-like-own-photo]')).toBeVisible();
+    await expect(modal.locator('[data-like-own-photo]')).toHaveAttribute('alt', free.profile.name);
+    await expect(modal.getByRole('button', { name: 'Keep searching' })).toBeVisible();
     await expect(modal.getByRole('link', { name: 'Start a conversation' })).toHaveAttribute('href', `/members/${premium.id}/chat`);
     await likesReloaded;
     await expect(page.locator('#likes-badge')).toHaveText('1');

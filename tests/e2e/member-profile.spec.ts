@@ -85,3 +85,50 @@ test('MEM-03 BLK-01 a member views a profile, browses the photos with the keyboa
     expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(360);
   }
 });
+
+test('MEM-03 on a 360 px phone the profile runs its photo edge to edge and keeps message, like and gift in a bar at the bottom', async ({ page, context }) => {
+  const base = test.info().project.use.baseURL!;
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: base },
+    { name: 'entry_ok', value: '1', url: base },
+  ]);
+  await page.setViewportSize({ width: 360, height: 740 });
+  const login = await page.request.post('/api/user.php', { headers: { 'X-Requested-With': 'XMLHttpRequest' }, data: { email: 'premium@demo.test', password: 'demo-password-1' } });
+  expect(login.status()).toBe(200);
+  let id = 0;
+  for (let n = 1; n <= 40 && id === 0; n++) {
+    const res = await page.request.get(`/members/${n}`);
+    if (res.status() === 200 && (await res.text()).includes('data-thumb="1"')) id = n;
+  }
+  expect(id).toBeGreaterThan(0);
+  await page.goto(`/members/${id}`);
+  const bar = page.locator('[data-profile-actions]');
+  await expect(bar).toBeVisible();
+  // The phone's bottom navigation steps aside for it (the attribute the layout looks for).
+  await expect(bar).toHaveAttribute('data-hide-bottom-nav', '');
+  const check = async () => {
+    const box = (await bar.boundingBox())!;
+    expect(Math.round(box.y + box.height)).toBe(740);
+    for (const name of ['Send a message', 'Send a gift']) {
+      const action = bar.getByRole('link', { name });
+      await expect(action).toBeVisible();
+      expect((await action.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    }
+    const like = bar.getByRole('button', { name: /^(Like|Unlike)$/ });
+    await expect(like).toBeVisible();
+    expect((await like.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  };
+  await check();
+  // Still there at the end of the page, and the last of the page is not hidden under it.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await check();
+  const block = page.getByRole('link', { name: 'Block' });
+  expect((await block.boundingBox())!.y + (await block.boundingBox())!.height).toBeLessThanOrEqual((await bar.boundingBox())!.y);
+  // The photo runs edge to edge; a counter says where one is.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const photo = (await page.locator('[data-viewer-image]').boundingBox())!;
+  expect(photo.x).toBe(0);
+  expect(photo.width).toBe(360);
+  await expect(page.locator('[data-viewer-counter]')).toHaveText(/^1 \/ \d+$/);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+});

@@ -91,3 +91,47 @@ test('MEM-01 MEM-08 a member filters, loads more, and keeps the search across ba
   }
   expect(errors).toEqual([]);
 });
+
+test('MEM-01 on a 360 px phone the filters open in a bottom sheet from the Filters button and apply', async ({ page, context }) => {
+  const base = test.info().project.use.baseURL!;
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: base },
+    { name: 'entry_ok', value: '1', url: base },
+  ]);
+  await page.setViewportSize({ width: 360, height: 780 });
+  expect((await page.request.post('/api/user.php', { headers: { 'X-Requested-With': 'XMLHttpRequest' }, data: FREE })).status()).toBe(200);
+  await page.goto('/members?gender=male&gender=female');
+  const sheet = page.locator('dialog[data-filter-sheet]');
+  const form = page.getByRole('form', { name: 'Search filters' });
+  // On a phone the form waits in the closed sheet; the button says how many filters narrow the search.
+  await expect(form).toBeHidden();
+  const open = page.getByRole('link', { name: /^Filters/ });
+  await expect(open).toBeVisible();
+  expect((await open.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  // The first press brings the island to life and is played again: the sheet opens, modal, at the bottom.
+  await open.click();
+  await expect(sheet).toHaveAttribute('open', '');
+  await expect(form).toBeVisible();
+  expect(await sheet.evaluate((el) => el.matches(':modal'))).toBe(true);
+  // Once it has slid in: the full width, down to the bottom edge.
+  await expect.poll(async () => Math.round(await sheet.evaluate((el) => el.getBoundingClientRect().bottom))).toBe(780);
+  expect((await sheet.boundingBox())!.width).toBe(360);
+
+  await form.getByLabel('Men', { exact: true }).uncheck();
+  await form.getByLabel('Minimum age').fill('30');
+  await form.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/\/members\?gender=female&minAge=30&maxAge=99$/);
+  await expect(sheet).not.toHaveAttribute('open');
+  await expect(page.locator('[data-member-search]')).toHaveAttribute('data-search-status', 'idle');
+  // One gender and an age range: two filters, on the button.
+  await expect(page.locator('[data-filters-count]')).toHaveText('2');
+  for (const text of await page.locator('[data-member-grid] [data-member-id] .member-info span').allTextContents()) {
+    expect(Number(/^(\d+)/.exec(text)![1])).toBeGreaterThanOrEqual(30);
+  }
+  // Escape closes the sheet without searching.
+  await open.click();
+  await expect(sheet).toHaveAttribute('open', '');
+  await page.keyboard.press('Escape');
+  await expect(sheet).not.toHaveAttribute('open');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+});

@@ -19,6 +19,13 @@ test('GAME-02 four likes by touch swipe, the fifth says come back tomorrow', asy
   await expect(page.locator('[data-swipe-game][data-swipe-ready="true"]')).toBeAttached();
   await expect(page.locator('[data-likes-left]')).toHaveText('Likes left today: 4');
   const card = page.locator('[data-swipe-card]');
+  // Issue 25: the like and skip buttons are 44 px touch targets with drawn icons (no symbol characters).
+  for (const name of [/^Like /, /^Skip /]) {
+    const button = page.getByRole('button', { name });
+    expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await expect(button.locator('svg')).toHaveCount(1);
+    expect(await button.textContent()).not.toMatch(/[♥✕]/);
+  }
   const cdp = await context.newCDPSession(page);
 
   /** A real touch drag to the right across the card (Chromium's touch input → pointer events of type touch). */

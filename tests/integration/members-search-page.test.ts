@@ -149,7 +149,7 @@ describe('members search page', () => {
     for (const { id } of fictional) {
       const li = new RegExp(`<li class="member-card" data-member-id="${id}">[\\s\\S]*?</li>`).exec(page.text)![0];
       expect(li).toContain('data-fictional');
-      expect(li).toMatch(/<span class="badge bg-dark fictional-label" title="[^"]+" data-fictional="true">fictional profile<\/span>/);
+      expect(li).toMatch(/<span class="member-mark member-mark-fictional fictional-label" title="[^"]+" data-fictional="true">fictional profile<\/span>/);
     }
     const real = ids.filter((id) => !fictional.some((f) => f.id === id));
     for (const id of real) expect(new RegExp(`<li class="member-card" data-member-id="${id}">[\\s\\S]*?</li>`).exec(page.text)![0]).not.toContain('data-fictional');

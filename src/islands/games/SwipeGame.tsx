@@ -115,7 +115,9 @@ export default function SwipeGame({ cards, messages, likesLeft, skipped, limitTe
               disabled={busy}
               aria-label={t('swipe.nope_label', { name: card.name })}
             >
-              <span aria-hidden="true">✕ </span>
+              <svg className="swipe-action-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                <path fill="currentColor" d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6 10.6 12 5 6.4z" />
+              </svg>
               {t('swipe.nope')}
             </button>
             <button
@@ -127,7 +129,9 @@ export default function SwipeGame({ cards, messages, likesLeft, skipped, limitTe
               disabled={busy}
               aria-label={t('swipe.like_label', { name: card.name })}
             >
-              <span aria-hidden="true">♥ </span>
+              <svg className="swipe-action-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                <path fill="currentColor" d="M12 21s-8-5.2-8-11a4.5 4.5 0 0 1 8-2.8A4.5 4.5 0 0 1 20 10c0 5.8-8 11-8 11z" />
+              </svg>
               {t('swipe.like')}
             </button>
           </form>
@@ -138,7 +142,10 @@ export default function SwipeGame({ cards, messages, likesLeft, skipped, limitTe
           </p>
         </>
       ) : (
-        <section className="swipe-invite" data-swipe-empty>
+        <section className="swipe-invite empty-state" data-swipe-empty>
+          <svg className="empty-state-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path fill="currentColor" d="M10.5 3a7.5 7.5 0 0 1 5.96 12.05l4.25 4.24-1.42 1.42-4.24-4.25A7.5 7.5 0 1 1 10.5 3zm0 2a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11z" />
+          </svg>
           <p>{t('swipe.empty')}</p>
           <a className="btn btn-primary" href={more}>
             {t('swipe.more')}

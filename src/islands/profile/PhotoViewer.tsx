@@ -4,6 +4,8 @@
  * JavaScript the main image and the thumbnails (links to the images) are all there. Locked premium
  * photos (MEM-04) show their blurred copy under a lock with a 'Get Premium' link; their sharp file
  * never has a URL here.
+ * On a phone the stage runs edge to edge with a counter and dots (the thumbnails return from 768 px,
+ * _members.scss); the lock and the arrows are drawn SVG, not characters a phone may lack.
  */
 import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent, type TouchEvent } from 'react';
 
@@ -28,6 +30,14 @@ export interface PhotoViewerProps {
     locked: string;
     getPremium: string;
   };
+}
+
+function LockIcon({ className }: { className: string }) {
+  return (
+    <svg className={className} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path fill="currentColor" d="M12 2a5 5 0 0 1 5 5v3h1a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2h1V7a5 5 0 0 1 5-5zm0 2a3 3 0 0 0-3 3v3h6V7a3 3 0 0 0-3-3z" />
+    </svg>
+  );
 }
 
 /** A horizontal move of at least this many pixels is a swipe. */
@@ -79,24 +89,34 @@ export default function PhotoViewer({ photos, name, labels }: PhotoViewerProps) 
         onTouchEnd={onTouchEnd}
         data-viewer-stage
       >
-        <img className="img-fluid rounded w-100" src={current.src} width={480} height={600} alt={name} fetchPriority="high" data-viewer-image />
+        <img className="photo-viewer-image" src={current.src} width={480} height={600} alt={name} fetchPriority="high" data-viewer-image />
         {current.locked && (
-          <a className="photo-lock-overlay rounded" href="/credits" data-locked-photo>
-            <span aria-hidden="true" className="photo-lock-icon">
-              🔒
-            </span>
+          <a className="photo-lock-overlay" href="/credits" data-locked-photo>
+            <LockIcon className="photo-lock-icon" />
             <span className="visually-hidden">{labels.locked}</span>
             <span className="btn btn-warning btn-sm mt-2">{labels.getPremium}</span>
           </a>
         )}
         {total > 1 && (
           <>
-            <button type="button" className="photo-viewer-nav photo-viewer-prev btn btn-light btn-sm" aria-label={labels.previous} onClick={() => go(index - 1)}>
-              ‹
+            <button type="button" className="photo-viewer-nav photo-viewer-prev" aria-label={labels.previous} onClick={() => go(index - 1)}>
+              <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+                <path fill="currentColor" d="M15.4 4.6 8 12l7.4 7.4-1.4 1.4L5.2 12 14 3.2z" />
+              </svg>
             </button>
-            <button type="button" className="photo-viewer-nav photo-viewer-next btn btn-light btn-sm" aria-label={labels.next} onClick={() => go(index + 1)}>
-              ›
+            <button type="button" className="photo-viewer-nav photo-viewer-next" aria-label={labels.next} onClick={() => go(index + 1)}>
+              <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+                <path fill="currentColor" d="M8.6 4.6 16 12l-7.4 7.4 1.4 1.4 8.8-8.8L10 3.2z" />
+              </svg>
             </button>
+            <span className="photo-viewer-counter" aria-hidden="true" data-viewer-counter>
+              {index + 1} / {total}
+            </span>
+            <span className="photo-viewer-dots" aria-hidden="true">
+              {photos.map((photo, i) => (
+                <span key={photo.src + i} className={i === index ? 'photo-viewer-dot active' : 'photo-viewer-dot'} />
+              ))}
+            </span>
           </>
         )}
         <p className="visually-hidden" aria-live="polite" data-viewer-position>
@@ -104,11 +124,11 @@ export default function PhotoViewer({ photos, name, labels }: PhotoViewerProps) 
         </p>
       </div>
       {total > 1 && (
-        <ul className="list-unstyled d-flex flex-wrap gap-2 mt-2 mb-0" data-gallery>
+        <ul className="photo-viewer-thumbs list-unstyled" data-gallery>
           {photos.map((photo, i) => (
             <li key={photo.src + i} className="position-relative">
               <a
-                className={i === index ? 'photo-thumb active d-block rounded' : 'photo-thumb d-block rounded'}
+                className={i === index ? 'photo-thumb active' : 'photo-thumb'}
                 href={photo.locked ? '/credits' : photo.src}
                 aria-current={i === index ? 'true' : undefined}
                 aria-label={labels.position.replace('{n}', String(i + 1)).replace('{total}', String(total)) + (photo.locked ? ` (${labels.locked})` : '')}
@@ -116,12 +136,8 @@ export default function PhotoViewer({ photos, name, labels }: PhotoViewerProps) 
                 data-thumb={i}
                 data-locked-photo={photo.locked ? true : undefined}
               >
-                <img className="rounded" src={photo.thumb} width={64} height={80} alt="" loading="lazy" />
-                {photo.locked && (
-                  <span className="photo-thumb-lock" aria-hidden="true">
-                    🔒
-                  </span>
-                )}
+                <img src={photo.thumb} width={64} height={80} alt="" loading="lazy" />
+                {photo.locked && <LockIcon className="photo-thumb-lock" />}
               </a>
             </li>
           ))}

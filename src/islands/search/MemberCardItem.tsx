@@ -18,31 +18,46 @@ export function MemberCardItem({ member, settings, eager, t }: { member: MemberC
   const prefix = settings.cdnPrefix;
   return (
     <li className="member-card" data-member-id={member.id}>
-      <a href={`/members/${member.id}`} className="text-decoration-none text-reset d-block">
-        {member.thumb && member.image ? (
-          <img
-            src={`${prefix}/photos/${member.image}`}
-            srcSet={`${prefix}/photos/${member.thumb} 160w, ${prefix}/photos/${member.image} 480w`}
-            sizes="(min-width: 992px) 25vw, (min-width: 576px) 33vw, 50vw"
-            width={480}
-            height={600}
-            alt=""
-            loading={eager ? 'eager' : 'lazy'}
-            decoding="async"
-          />
-        ) : (
-          <img src="/no-photo.svg" width={480} height={600} alt="" loading="lazy" />
-        )}
-        {member.fictional && (
-          <span className="badge bg-dark fictional-label" title={settings.fictionalWarning} data-fictional>
-            {settings.fictionalLabel}
-          </span>
-        )}
-        <div className="member-info">
-          <strong className="d-block text-truncate">{member.name}</strong>
-          <span className="small text-body-secondary">{t('members:age_location', { age: member.age, place, count: member.age })}</span>
-        </div>
+      <a href={`/members/${member.id}`} className="member-card-link">
+        <span className="member-card-photo">
+          {member.thumb && member.image ? (
+            <img
+              src={`${prefix}/photos/${member.image}`}
+              srcSet={`${prefix}/photos/${member.thumb} 160w, ${prefix}/photos/${member.image} 480w`}
+              sizes="(min-width: 992px) 25vw, (min-width: 576px) 33vw, 50vw"
+              width={480}
+              height={600}
+              alt=""
+              loading={eager ? 'eager' : 'lazy'}
+              decoding="async"
+            />
+          ) : (
+            <img src="/no-photo.svg" width={480} height={600} alt="" loading="lazy" />
+          )}
+          {member.fictional && (
+            <span className="member-mark member-mark-fictional fictional-label" title={settings.fictionalWarning} data-fictional>
+              {settings.fictionalLabel}
+            </span>
+          )}
+        </span>
+        <span className="member-info">
+          <strong className="member-name">{member.name}</strong>
+          <span className="member-meta">{t('members:age_location', { age: member.age, place, count: member.age })}</span>
+        </span>
       </a>
+    </li>
+  );
+}
+
+/** A card's place while the next page loads (a shimmer, still under reduced motion). */
+export function MemberCardSkeleton() {
+  return (
+    <li className="member-card member-card-skeleton" aria-hidden="true" data-card-skeleton>
+      <span className="skeleton-card d-block" />
+      <span className="member-info">
+        <span className="skeleton-text d-block w-75" />
+        <span className="skeleton-text d-block w-50" />
+      </span>
     </li>
   );
 }

@@ -4,6 +4,9 @@
  * interaction with a control) the form and the link go through `$search`: a new search without a page
  * load and in the URL (back and forward restore it), 'load more' appending. The region list narrows to
  * the chosen country from `$regions`; 'use my location' preselects country and region (geocode).
+ * On a phone the form is a bottom sheet (a native <dialog>) behind a 'Filters' button that counts the
+ * filters in the URL; from 576 px the same dialog stands in the page as a card (_members.scss, decision
+ * 078). Without JavaScript the button is a link to the form (`:target` shows it).
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from 'react';
@@ -14,7 +17,20 @@ import { searchUrl, type SearchQuery } from '../../shared/search-query';
 import { $location, $regions, checkLocationPermission, loadRegions, locateMe as locate } from '../../stores/places';
 import { $search, initSearch, loadMore, restoreFromUrl, search, type SearchState } from '../../stores/search';
 import { checkedIn, typedValues } from '../typed-values';
-import { MemberCardItem, type CardSettings } from './MemberCardItem';
+import { MemberCardItem, MemberCardSkeleton, type CardSettings } from './MemberCardItem';
+
+/** How many skeleton cards stand for the page being loaded. */
+const SKELETONS = 4;
+/** Phones get the filters as a sheet (the sheet's breakpoint in _components.scss). */
+const PHONE = '(max-width: 575.98px)';
+
+/**
+ * How many filters narrow the search as applied (the member's defaults included): one gender, a country,
+ * a region, an age range narrower than the site's. The 'Filters' button shows the count.
+ */
+function activeFilters(applied: SearchState['applied'], ages: { min: number; max: number }): number {
+  return (applied.gender.length === 1 ? 1 : 0) + (applied.country ? 1 : 0) + (applied.region !== undefined ? 1 : 0) + (applied.minAge > ages.min || applied.maxAge < ages.max ? 1 : 0);
+}
 
 export interface MemberSearchProps {
   messages: Messages;
@@ -69,6 +85,7 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
   const t = createClientTranslator(props.messages, 'search', props.lang);
   const root = useRef<HTMLDivElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  const sheetRef = useRef<HTMLDialogElement>(null);
   const stored = useStore($search);
   const storedRegions = useStore($regions);
   // Until the effect below has run, render exactly what the server rendered (hydration).
@@ -128,8 +145,21 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
     if (found) setDraft((d) => ({ ...d, country: found.country, region: String(found.region.id) }));
   }
 
+  /** The 'Filters' button (and the empty state's action): the sheet on a phone, the form in the page otherwise. */
+  const openFilters = (event: MouseEvent<HTMLAnchorElement>) => {
+    const sheet = sheetRef.current;
+    if (!sheet || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (!globalThis.matchMedia?.(PHONE).matches) return;
+    event.preventDefault();
+    if (!sheet.open) sheet.showModal();
+  };
+  const closeFilters = () => {
+    if (sheetRef.current?.open) sheetRef.current.close();
+  };
+
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    closeFilters();
     void search(queryOf(draft)).then(() => {
       const s = $search.get();
       if (s && s.error === null) setDraft(draftOf(s.applied));
@@ -147,121 +177,156 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
   const countryName = (code: string) => props.countries.find((c) => c.code === code)?.name ?? code;
   const busy = state.status !== 'idle';
   const lastWidening = state.similar?.widened[state.similar.widened.length - 1];
+  const filterCount = activeFilters(state.applied, { min: props.minAge, max: props.maxAge });
 
   return (
     <div ref={root} className="member-search" data-member-search data-search-status={state.status}>
-      <form ref={formRef} method="get" action="/members" className="search-form card card-body mb-3" aria-label={t('filters')} onSubmit={onSubmit} noValidate={hydrated}>
-        <div className="row g-2 align-items-end">
-          <fieldset className="col-12 col-lg-3">
-            <legend className="form-label fs-6 mb-1">{t('looking_for')}</legend>
-            <div className="form-check form-check-inline">
-              <input
-                className="form-check-input"
-                type="checkbox"
-                id="search-gender-female"
-                name="gender"
-                value="female"
-                checked={draft.female}
-                onChange={(e) => set({ female: e.currentTarget.checked })}
-              />
-              <label className="form-check-label" htmlFor="search-gender-female">
-                {t('women')}
-              </label>
-            </div>
-            <div className="form-check form-check-inline">
-              <input className="form-check-input" type="checkbox" id="search-gender-male" name="gender" value="male" checked={draft.male} onChange={(e) => set({ male: e.currentTarget.checked })} />
-              <label className="form-check-label" htmlFor="search-gender-male">
-                {t('men')}
-              </label>
-            </div>
-          </fieldset>
-          <div className="col-6 col-lg-2">
-            <label className="form-label mb-1" htmlFor="search-country">
-              {t('country')}
-            </label>
-            <select className="form-select" id="search-country" name="country" value={draft.country} onChange={(e) => set({ country: e.currentTarget.value, region: '' })}>
-              <option value="">{t('any_country')}</option>
-              {props.countries.map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="col-6 col-lg-3">
-            <label className="form-label mb-1" htmlFor="search-region">
-              {t('region')}
-            </label>
-            <select className="form-select" id="search-region" name="region" value={draft.region} onChange={(e) => set({ region: e.currentTarget.value })}>
-              <option value="">{t('any_region')}</option>
-              {shownRegions.map((c) => (
-                <optgroup key={c.code} label={countryName(c.code)}>
-                  {c.regions.map((r) => (
-                    <option key={r.id} value={String(r.id)}>
-                      {r.name}
-                    </option>
-                  ))}
-                </optgroup>
-              ))}
-            </select>
-          </div>
-          <div className="col-6 col-lg-2">
-            <label className="form-label mb-1" htmlFor="search-min-age">
-              {t('min_age')}
-            </label>
-            <input
-              className="form-control"
-              type="number"
-              inputMode="numeric"
-              id="search-min-age"
-              name="minAge"
-              min={props.minAge}
-              max={props.maxAge}
-              value={draft.minAge}
-              onChange={(e) => set({ minAge: e.currentTarget.value })}
-            />
-          </div>
-          <div className="col-6 col-lg-2">
-            <label className="form-label mb-1" htmlFor="search-max-age">
-              {t('max_age')}
-            </label>
-            <input
-              className="form-control"
-              type="number"
-              inputMode="numeric"
-              id="search-max-age"
-              name="maxAge"
-              min={props.minAge}
-              max={props.maxAge}
-              value={draft.maxAge}
-              onChange={(e) => set({ maxAge: e.currentTarget.value })}
-            />
-          </div>
-          <div className="col-12 d-grid d-lg-flex justify-content-lg-end">
-            <button type="submit" className="btn btn-primary" data-search-submit disabled={state.status === 'loading'}>
-              {t('submit')}
-            </button>
-          </div>
+      <div className="search-toolbar">
+        <a className="btn btn-outline-primary search-filters-open" href="#search-filters" aria-haspopup="dialog" aria-controls="search-filters" onClick={openFilters} data-filters-open>
+          <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path fill="currentColor" d="M3 5h18v2H3zm3 6h12v2H6zm4 6h4v2h-4z" />
+          </svg>
+          {t('filters_open')}
+          {filterCount > 0 && (
+            <span className="search-filters-count" aria-hidden="true" data-filters-count>
+              {filterCount}
+            </span>
+          )}
+          {filterCount > 0 && <span className="visually-hidden">({t('filters_active', { count: filterCount })})</span>}
+        </a>
+      </div>
+      <dialog
+        ref={sheetRef}
+        id="search-filters"
+        className="sheet search-sheet"
+        aria-labelledby="search-filters-title"
+        onClick={(e) => e.target === e.currentTarget && closeFilters()}
+        data-filter-sheet
+      >
+        <div className="sheet-handle" aria-hidden="true" />
+        <div className="sheet-header">
+          <h2 className="sheet-title" id="search-filters-title">
+            {t('filters')}
+          </h2>
+          <button type="button" className="sheet-close" aria-label={t('close')} onClick={closeFilters} data-filters-close>
+            <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <path fill="currentColor" d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6 10.6 12 5 6.4z" />
+            </svg>
+          </button>
         </div>
-        {hydrated && (permission === 'granted' || permission === 'unknown') && (
-          <div className="mt-2">
-            <button type="button" className="btn btn-link btn-sm p-0" data-locate disabled={located.type === 'busy'} onClick={() => void locateMe()}>
-              {located.type === 'busy' ? t('locating') : t('locate')}
-            </button>
+        <form ref={formRef} method="get" action="/members" className="search-form search-sheet-body" aria-label={t('filters')} onSubmit={onSubmit} noValidate={hydrated}>
+          <div className="row g-2 align-items-end">
+            <fieldset className="col-12 col-lg-3">
+              <legend className="form-label fs-6 mb-1">{t('looking_for')}</legend>
+              <div className="form-check form-check-inline">
+                <input
+                  className="form-check-input"
+                  type="checkbox"
+                  id="search-gender-female"
+                  name="gender"
+                  value="female"
+                  checked={draft.female}
+                  onChange={(e) => set({ female: e.currentTarget.checked })}
+                />
+                <label className="form-check-label" htmlFor="search-gender-female">
+                  {t('women')}
+                </label>
+              </div>
+              <div className="form-check form-check-inline">
+                <input className="form-check-input" type="checkbox" id="search-gender-male" name="gender" value="male" checked={draft.male} onChange={(e) => set({ male: e.currentTarget.checked })} />
+                <label className="form-check-label" htmlFor="search-gender-male">
+                  {t('men')}
+                </label>
+              </div>
+            </fieldset>
+            <div className="col-6 col-lg-2">
+              <label className="form-label mb-1" htmlFor="search-country">
+                {t('country')}
+              </label>
+              <select className="form-select" id="search-country" name="country" value={draft.country} onChange={(e) => set({ country: e.currentTarget.value, region: '' })}>
+                <option value="">{t('any_country')}</option>
+                {props.countries.map((c) => (
+                  <option key={c.code} value={c.code}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="col-6 col-lg-3">
+              <label className="form-label mb-1" htmlFor="search-region">
+                {t('region')}
+              </label>
+              <select className="form-select" id="search-region" name="region" value={draft.region} onChange={(e) => set({ region: e.currentTarget.value })}>
+                <option value="">{t('any_region')}</option>
+                {shownRegions.map((c) => (
+                  <optgroup key={c.code} label={countryName(c.code)}>
+                    {c.regions.map((r) => (
+                      <option key={r.id} value={String(r.id)}>
+                        {r.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                ))}
+              </select>
+            </div>
+            <div className="col-6 col-lg-2">
+              <label className="form-label mb-1" htmlFor="search-min-age">
+                {t('min_age')}
+              </label>
+              <input
+                className="form-control"
+                type="number"
+                inputMode="numeric"
+                id="search-min-age"
+                name="minAge"
+                min={props.minAge}
+                max={props.maxAge}
+                value={draft.minAge}
+                onChange={(e) => set({ minAge: e.currentTarget.value })}
+              />
+            </div>
+            <div className="col-6 col-lg-2">
+              <label className="form-label mb-1" htmlFor="search-max-age">
+                {t('max_age')}
+              </label>
+              <input
+                className="form-control"
+                type="number"
+                inputMode="numeric"
+                id="search-max-age"
+                name="maxAge"
+                min={props.minAge}
+                max={props.maxAge}
+                value={draft.maxAge}
+                onChange={(e) => set({ maxAge: e.currentTarget.value })}
+              />
+            </div>
+            <div className="col-12 d-grid d-lg-flex justify-content-lg-end">
+              <button type="submit" className="btn btn-primary" data-search-submit disabled={state.status === 'loading'}>
+                {t('submit')}
+              </button>
+            </div>
           </div>
-        )}
-        <p className="small text-body-secondary mb-0 mt-1" role="status" aria-live="polite" data-locate-status>
-          {permission === 'denied'
-            ? t('locate_denied')
-            : located.type === 'done'
-              ? t('located', { region: located.region })
-              : located.type === 'failed'
-                ? t('locate_failed')
-                : located.type === 'none'
-                  ? t('locate_none')
-                  : ''}
-        </p>
-      </form>
+          {hydrated && (permission === 'granted' || permission === 'unknown') && (
+            <div className="mt-2">
+              <button type="button" className="btn btn-link btn-sm p-0" data-locate disabled={located.type === 'busy'} onClick={() => void locateMe()}>
+                {located.type === 'busy' ? t('locating') : t('locate')}
+              </button>
+            </div>
+          )}
+          <p className="small text-body-secondary mb-0 mt-1" role="status" aria-live="polite" data-locate-status>
+            {permission === 'denied'
+              ? t('locate_denied')
+              : located.type === 'done'
+                ? t('located', { region: located.region })
+                : located.type === 'failed'
+                  ? t('locate_failed')
+                  : located.type === 'none'
+                    ? t('locate_none')
+                    : ''}
+          </p>
+        </form>
+      </dialog>
 
       {state.error !== null && (
         <div className="alert alert-danger" role="alert" data-search-error={state.error}>
@@ -281,12 +346,22 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
           {t('results')}
         </h2>
         {state.cards.length === 0 && state.error === null && state.status === 'idle' ? (
-          <p data-search-none>{t('none')}</p>
+          <div className="empty-state" data-search-none>
+            <svg className="empty-state-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <path fill="currentColor" d="M10.5 3a7.5 7.5 0 0 1 5.96 12.05l4.25 4.24-1.42 1.42-4.24-4.25A7.5 7.5 0 1 1 10.5 3zm0 2a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11z" />
+            </svg>
+            <h3 className="empty-state-title">{t('none_title')}</h3>
+            <p>{t('none')}</p>
+            <a className="btn btn-primary" href="#search-filters" onClick={openFilters} data-filters-open>
+              {t('change_filters')}
+            </a>
+          </div>
         ) : (
           <ul className="member-grid" role="list" data-member-grid>
             {state.cards.map((member, i) => (
               <MemberCardItem key={member.id} member={member} settings={props.card} eager={i < 2} t={t} />
             ))}
+            {state.status === 'loading_more' && Array.from({ length: SKELETONS }, (_, i) => <MemberCardSkeleton key={`skeleton-${i}`} />)}
           </ul>
         )}
         {state.similar && state.similar.cards.length > 0 && (
@@ -304,7 +379,7 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
         <p className="visually-hidden" role="status" aria-live="polite">
           {busy ? t('loading') : ''}
         </p>
-        <div className="d-flex flex-wrap gap-2 justify-content-center my-3">
+        <div className="search-more">
           {state.next !== null && (
             <a
               className={`btn btn-outline-primary${state.status === 'loading_more' ? ' disabled' : ''}`}
