@@ -95,7 +95,10 @@ test('ALR-01 ALR-02 ACT-02 LAY-01 on a 360 px phone one banner shows at a time, 
   await newMember(page, context);
   await page.goto('/members');
   const banners = page.locator('[data-alerts] > :is([data-activation-alert], [data-time-bonus], [data-alert])');
-  const visible = () => banners.evaluateAll((all) => all.filter((b) => b.getClientRects().length > 0).map((b) => (b as HTMLElement).dataset.alert ?? ('activationAlert' in (b as HTMLElement).dataset ? 'activation' : 'time_bonus')));
+  const visible = () =>
+    banners.evaluateAll((all) =>
+      all.filter((b) => b.getClientRects().length > 0).map((b) => (b as HTMLElement).dataset.alert ?? ('activationAlert' in (b as HTMLElement).dataset ? 'activation' : 'time_bonus')),
+    );
   // An unconfirmed member without a photo, signed up just now: the activation reminder outranks the time
   // bonus, push and photo.
   await expect(page.locator('[data-alert="push"]')).not.toHaveAttribute('hidden');

@@ -83,7 +83,10 @@ async function expectBottomNav(page: Page, label: string) {
       return { nav: (a as HTMLElement).dataset.nav ?? 'search', middle: r.top + r.height / 2, left: r.left, right: r.right, height: r.height, text };
     }),
   );
-  expect(items.map((i) => i.nav), label).toEqual(['search', 'messages', 'likes', expect.stringMatching(/^(credits|premium)$/), 'profile']);
+  expect(
+    items.map((i) => i.nav),
+    label,
+  ).toEqual(['search', 'messages', 'likes', expect.stringMatching(/^(credits|premium)$/), 'profile']);
   for (const item of items) {
     expect(item.text, `${label}: ${item.nav} shows its label`).not.toBe('');
     expect(item.height, `${label}: ${item.nav} is a touch target`).toBeGreaterThanOrEqual(44);

@@ -26,7 +26,8 @@ describe('/dev/ui after a plain npm start (NODE_ENV=production)', () => {
   });
 
   it('LOOK-01 a request through a proxy, or with a foreign Host (DNS rebinding), gets the 404 page', async () => {
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.7' }, { 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=198.51.100.2' }, { via: '1.1 proxy' }]) {
+    const proxied: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.7' }, { 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=198.51.100.2' }, { via: '1.1 proxy' }];
+    for (const headers of proxied) {
       const res = await server.request('/dev/ui', { headers });
       expect(res.status).toBe(404);
       expect(res.text).not.toContain('data-dev-ui');
