@@ -98,6 +98,12 @@ async function expectBottomNav(page: Page, label: string) {
   for (const id of ['unread-badge', 'likes-badge']) expect(await page.locator(`#${id}`).count(), `${label}: #${id}`).toBe(1);
   const padding = await page.evaluate(() => parseFloat(getComputedStyle(document.body).paddingBottom));
   expect(padding, `${label}: the body keeps room for the bar`).toBeGreaterThanOrEqual(box.height - 1);
+  // A screen with its own bottom bar says so with [data-hide-bottom-nav]: the bar and its room go.
+  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<div data-hide-bottom-nav data-test-hook></div>'));
+  await expect(bar, `${label}: hidden under data-hide-bottom-nav`).toBeHidden();
+  expect(await page.evaluate(() => parseFloat(getComputedStyle(document.body).paddingBottom)), label).toBe(0);
+  await page.evaluate(() => document.querySelector('[data-test-hook]')?.remove());
+  await expect(bar, label).toBeVisible();
 }
 
 /**
