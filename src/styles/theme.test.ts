@@ -31,7 +31,59 @@ describe('theme colours', () => {
     expect(contrast(lastValue('.btn-outline-secondary', '--bs-btn-color'), '#ffffff')).toBeGreaterThanOrEqual(4.5);
   });
 
+  it('LOOK-01 LAY-01 outline-secondary buttons have readable text on the dark page too', () => {
+    const dark = css.slice(css.search(/@media \(prefers-color-scheme: dark\)\s*\{\s*\.btn-outline-secondary/));
+    const color = /\.btn-outline-secondary\s*\{[^}]*--bs-btn-color:\s*(#[0-9a-fA-F]{3,6})/.exec(dark)?.[1];
+    expect(color, 'a dark-mode text colour for .btn-outline-secondary').toBeDefined();
+    expect(contrast(color!, '#161216')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(color!, '#221a20')).toBeGreaterThanOrEqual(4.5);
+  });
+
   it('LAY-01 primary buttons have readable text on their fill', () => {
     expect(contrast(lastValue('.btn-primary', '--bs-btn-color'), lastValue('.btn-primary', '--bs-btn-bg'))).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+// The tokens (issue 25): each text role on the surface it is used on, in light and in dark.
+const tokensCss = compile(fileURLToPath(new URL('./_tokens.scss', import.meta.url))).css;
+
+/** The `--app-*` colours of a scheme: the light values on :root, the dark ones in the prefers-color-scheme: dark block. */
+function tokens(scheme: 'light' | 'dark'): Record<string, string> {
+  const darkAt = tokensCss.search(/@media \(prefers-color-scheme: dark\)/);
+  expect(darkAt, 'a dark block').toBeGreaterThan(0);
+  const light = tokensCss.slice(0, darkAt);
+  const dark = tokensCss.slice(darkAt, tokensCss.indexOf('}', darkAt) + 1);
+  const read = (text: string) => Object.fromEntries([...text.matchAll(/--app-([a-z-]+):\s*(#[0-9a-fA-F]{3,6})\b/g)].map((m) => [m[1]!, m[2]!]));
+  return scheme === 'light' ? read(light) : { ...read(light), ...read(dark) };
+}
+
+const PAIRS = [
+  ['on-surface', 'surface'],
+  ['on-surface', 'surface-raised'],
+  ['muted', 'surface'],
+  ['muted', 'surface-raised'],
+  ['brand-text', 'surface'],
+  ['brand-text', 'surface-raised'],
+  ['on-brand', 'brand'],
+  ['on-bubble-own', 'bubble-own'],
+  ['on-bubble-other', 'bubble-other'],
+] as const;
+
+describe('design tokens', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`LOOK-01 every text token is readable (≥ 4.5:1) on its surface in ${scheme} mode`, () => {
+      const colours = tokens(scheme);
+      for (const [text, surface] of PAIRS) {
+        expect(colours[text], `--app-${text} (${scheme})`).toMatch(/^#/);
+        expect(colours[surface], `--app-${surface} (${scheme})`).toMatch(/^#/);
+        expect(contrast(colours[text]!, colours[surface]!), `--app-${text} on --app-${surface} (${scheme})`).toBeGreaterThanOrEqual(4.5);
+      }
+    });
+  }
+
+  it('LOOK-01 dark mode really changes the surfaces and the text (not the light values again)', () => {
+    const light = tokens('light');
+    const dark = tokens('dark');
+    for (const role of ['surface', 'surface-raised', 'on-surface', 'muted', 'brand-text']) expect(dark[role], role).not.toBe(light[role]);
   });
 });

@@ -88,3 +88,51 @@ test('PUSH-01 ALR-02 a member’s browser registers the push service worker and 
   await page.reload();
   await expect(page.locator('[data-alert="push"]')).toHaveCount(0);
 });
+
+test('ALR-01 ALR-02 ACT-02 LAY-01 on a 360 px phone one banner shows at a time, by priority; "n more" opens the others; dismissing one brings the next', async ({ page, context }) => {
+  await context.grantPermissions(['notifications']);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await newMember(page, context);
+  await page.goto('/members');
+  const banners = page.locator('[data-alerts] > :is([data-activation-alert], [data-time-bonus], [data-alert])');
+  const visible = () =>
+    banners.evaluateAll((all) =>
+      all.filter((b) => b.getClientRects().length > 0).map((b) => (b as HTMLElement).dataset.alert ?? ('activationAlert' in (b as HTMLElement).dataset ? 'activation' : 'time_bonus')),
+    );
+  // An unconfirmed member without a photo, signed up just now: the activation reminder outranks the time
+  // bonus, push and photo.
+  await expect(page.locator('[data-alert="push"]')).not.toHaveAttribute('hidden');
+  await expect.poll(visible).toEqual(['activation']);
+  const more = page.locator('[data-banner-more]');
+  await expect(more).toHaveText('3 more notices');
+  await expect(more).toHaveAttribute('aria-expanded', 'false');
+  await more.click();
+  // The others, in their order of priority.
+  await expect.poll(visible).toEqual(['activation', 'time_bonus', 'push', 'enrich']);
+  await expect(more).toBeHidden();
+  // Dismissed, the push alert leaves the queue; a fresh page is one banner again, the rest behind "n more".
+  await page.locator('[data-alert="push"]').getByRole('button', { name: 'Dismiss this notice' }).click();
+  await expect.poll(visible).toEqual(['activation', 'time_bonus', 'enrich']);
+  await page.reload();
+  await expect.poll(visible).toEqual(['activation']);
+  await expect(more).toHaveText('2 more notices');
+  // From 768 px the banners stack and there is no "more" control.
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await expect.poll(visible).toEqual(['activation', 'time_bonus', 'enrich']);
+  await expect(more).toBeHidden();
+});
+
+test('MEM-05 LAY-01 the fictional-profile disclaimer says it once per page, in the site’s own words', async ({ page, context }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await newMember(page, context);
+  for (const path of ['/members', '/likes', '/settings']) {
+    await page.goto(path);
+    const disclaimer = page.locator('aside.disclaimer');
+    await expect(disclaimer, path).toHaveCount(1);
+    await expect(disclaimer, path).toContainText('adults (18+)');
+    // The site's fictional_warning ("… physical contact with these profiles is not possible."), once on the page.
+    // (What the page shows as text: a fictional card's badge carries the warning as its title, which is not shown.)
+    expect(await page.evaluate(() => document.body.innerText.match(/physical contact/gi)?.length ?? 0), path).toBe(1);
+    expect(await disclaimer.evaluate((el) => (el as HTMLElement).innerText.match(/physical contact/gi)?.length ?? 0), path).toBe(1);
+  }
+});

@@ -89,6 +89,44 @@ function bindPush(root: HTMLElement, doc: Document): void {
   void initPush(Number.isFinite(userId) ? { userId } : {});
 }
 
+/** The banners of the section, in their order of priority (activation, time bonus, push, photo, notifications). */
+const BANNERS = ':scope > :is([data-activation-alert], [data-time-bonus], [data-alert])';
+
+/** The banners the member can see now (not hidden, not dismissed), highest priority first. */
+export function shownBanners(root: ParentNode): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(BANNERS)].filter((banner) => !banner.hidden);
+}
+
+/**
+ * One banner at a time on a phone (issue 25, decision 076): CSS shows the first one shown; this keeps
+ * the "n more" button's count current (push shows late, a dismissed or expired banner leaves) and opens
+ * the others on a press. From 768 px the banners stack and CSS hides the button.
+ */
+export function bindBannerQueue(root: HTMLElement, lang: string): void {
+  const button = root.querySelector<HTMLButtonElement>('[data-banner-more]');
+  if (!button) return;
+  const labels = JSON.parse(button.dataset.labels ?? '{}') as Record<string, string>;
+  const update = () => {
+    const more = shownBanners(root).length - 1;
+    const expanded = root.hasAttribute('data-expanded');
+    // Only real changes: setting an attribute, even to its value, is a mutation the observer sees.
+    const hidden = more < 1 || expanded;
+    if (button.hidden !== hidden) button.hidden = hidden;
+    if (more >= 1) {
+      const text = (labels[new Intl.PluralRules(lang).select(more)] ?? labels.other ?? '').replace('{count}', String(more));
+      if (button.textContent !== text) button.textContent = text;
+    }
+  };
+  button.addEventListener('click', () => {
+    root.setAttribute('data-expanded', '');
+    button.setAttribute('aria-expanded', 'true');
+    update();
+    shownBanners(root)[1]?.querySelector<HTMLElement>('a[href], button')?.focus();
+  });
+  new MutationObserver(update).observe(root, { attributes: true, attributeFilter: ['hidden'], subtree: true, childList: true });
+  update();
+}
+
 /** Wires the banners of the page (no-op without the `[data-alerts]` section). */
 export function startAlerts(doc: Document, win: Window): void {
   const root = doc.querySelector<HTMLElement>('[data-alerts]');
@@ -107,6 +145,7 @@ export function startAlerts(doc: Document, win: Window): void {
   // Never over the entry warning (LAY-02): until it is accepted the reminder stays in the page.
   afterEntryWarning(doc, () => openActivationModal(doc, win));
   bindPush(root, doc);
+  bindBannerQueue(root, doc.documentElement.lang || 'en');
   bindLogout(doc);
 }
 
