@@ -25,7 +25,7 @@ export function ibanProblem(typed: string): 'invalid' | 'iban_checksum' | null {
 }
 
 export function wireDirectDebitSteps(doc: Document): void {
-  const form = doc.querySelector<HTMLFormElement>('form[data-details-form]');
+  const form = doc.querySelector<HTMLFormElement>('form[data-start-step]');
   const steps = form ? [...form.querySelectorAll<HTMLFieldSetElement>('fieldset[data-dd-step]')] : [];
   const indicator = doc.querySelector<HTMLElement>('[data-dd-steps]');
   if (!form || steps.length !== 2) return;
