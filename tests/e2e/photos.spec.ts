@@ -207,3 +207,54 @@ test('PHO-03 one photo gets a crop box (moved by keyboard and by dragging) and u
   await page.waitForURL(/\/profile\?photos=uploaded&n=1#photos$/);
   await expect(page.locator('[data-own-photo]')).toHaveCount(1);
 });
+
+test('SIGN-02 PHO-03 the signup photo step checks the file, crops the photo and uploads the crop with a progress bar before going on', async ({ page, context }) => {
+  const base = test.info().project.use.baseURL!;
+  await context.addCookies([
+    { name: 'lang', value: 'en', url: base },
+    { name: 'entry_ok', value: '1', url: base },
+  ]);
+  const signup = await page.request.post('/api/signup.php', {
+    headers: { 'X-Requested-With': 'XMLHttpRequest' },
+    data: {
+      email: `e2e-step-${randomBytes(5).toString('hex')}@example.com`,
+      name: `Sta${randomBytes(2).toString('hex')}`,
+      password: 'e2e-step-password-1',
+      date_of_birth: '1989-05-06',
+      gender: 'female',
+      looking_for: 'male',
+    },
+  });
+  expect(signup.status()).toBe(201);
+  // What the page sends and how far its upload got, kept in sessionStorage across the step's reload.
+  await page.addInitScript(() => {
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (body) {
+      const photo = body instanceof FormData ? body.get('photo') : null;
+      if (photo instanceof Blob) {
+        void createImageBitmap(photo).then((b) => sessionStorage.setItem('sentPhoto', JSON.stringify({ type: photo.type, width: b.width, height: b.height })));
+        this.upload.addEventListener('progress', (e) => sessionStorage.setItem('uploadProgress', String(Math.round((100 * e.loaded) / e.total))));
+      }
+      return send.call(this, body);
+    };
+  });
+  await page.goto('/complete-signup');
+  await expect(page.getByText('Step 1 of 4')).toBeVisible();
+  const picker = page.getByLabel('Choose a photo');
+  await picker.setInputFiles({ name: 'song.mp3', mimeType: 'audio/mpeg', buffer: Buffer.from('ID3') });
+  await expect(page.locator('[data-step-note]')).toHaveText('song.mp3 is not a photo we can use. Please choose a JPEG, PNG, WebP or GIF file.');
+  const buffer = await sharp({ create: { width: 1200, height: 900, channels: 3, background: '#d05a7e' } })
+    .jpeg()
+    .toBuffer();
+  await picker.setInputFiles({ name: 'beach.jpg', mimeType: 'image/jpeg', buffer });
+  await expect(page.locator('[data-step-note]')).toHaveText('');
+  const canvas = page.getByRole('img', { name: 'Crop of your photo' });
+  await expect(canvas).toHaveAttribute('data-crop-box', '240,0,720,900');
+  await canvas.focus();
+  await page.keyboard.press('ArrowLeft');
+  await expect(canvas).toHaveAttribute('data-crop-box', '180,0,720,900');
+  await page.getByRole('button', { name: 'Upload photo' }).click();
+  await expect(page.getByText('Step 2 of 4')).toBeVisible();
+  expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('sentPhoto')))!)).toEqual({ type: 'image/jpeg', width: 720, height: 900 });
+  expect(await page.evaluate(() => sessionStorage.getItem('uploadProgress'))).toBe('100');
+});

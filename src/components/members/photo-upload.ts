@@ -10,7 +10,7 @@
  * The server's upload rules are unchanged: it checks and resizes whatever arrives.
  */
 
-const TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+export const TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 /** A crop box (x, y, width, height, in the photo's pixels) of `aspect` (width / height), as large as fits, centred. */
 export function fitBox(iw: number, ih: number, aspect: number): [number, number, number, number] {
@@ -25,12 +25,12 @@ export function moveBox(box: [number, number, number, number], dx: number, dy: n
   return [Math.min(Math.max(0, x + dx), iw - w), Math.min(Math.max(0, y + dy), ih - h), w, h];
 }
 
-interface Cropper {
+export interface Cropper {
   file(): Promise<File | null>;
 }
 
 /** The crop box over `file` on the form's canvas; null when the photo cannot be read. */
-function openCropper(doc: Document, panel: HTMLElement, file: File, onFail: () => void): Cropper {
+export function openCropper(doc: Document, panel: HTMLElement, file: File, onFail: () => void): Cropper {
   const canvas = panel.querySelector('canvas')!;
   const ctx = canvas.getContext('2d')!;
   const img = new Image();
