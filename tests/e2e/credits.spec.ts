@@ -142,7 +142,56 @@ test('CRD-02 CRD-04 the credit pages fit a 360 px phone, and a package is bought
   await noSideScroll();
   await page.goto('/transactions');
   await noSideScroll();
+  // Issue 25: on a phone each payment is a card (what, date and method, amount, a status chip); from 768 px a table.
+  const card = page.locator('[data-transactions="cards"] [data-transaction]').first();
+  await expect(card).toBeVisible();
+  await expect(card.locator('.tx-status')).toHaveText('Paid');
+  await expect(card).toContainText('credits');
+  await expect(page.locator('[data-transactions="table"]')).toBeHidden();
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await expect(page.locator('[data-transactions="table"]')).toBeVisible();
+  await expect(page.locator('[data-transactions="cards"]')).toBeHidden();
+  await expect(page.locator('[data-transactions="table"] th')).toHaveText(['Date', 'Credits', 'Payment method', 'Amount', 'Status']);
+  await expect(page.locator('[data-transaction-row]').first().locator('.tx-status')).toHaveText('Paid');
+  await page.setViewportSize({ width: 360, height: 780 });
   await page.locator('[data-transaction] a').first().click();
   await expect(page.locator('[data-receipt]')).toBeVisible();
   await noSideScroll();
+});
+
+test('PREM-01 CRD-02 the best-value mark is on the package with the lowest price per credit, the chosen card is marked and the pay button stays in reach on a phone', async ({ page, baseURL }) => {
+  await english(page, baseURL!);
+  await page.setViewportSize({ width: 360, height: 780 });
+  expect((await page.request.post('/api/user.php', { headers: XHR, data: { email: 'free@demo.test', password: 'demo-password-1' } })).status()).toBe(200);
+  await page.goto('/credits');
+  const cards = page.locator('[data-package]');
+  const rows = await cards.evaluateAll((els) =>
+    els.map((el) => ({
+      id: el.getAttribute('data-package')!,
+      credits: Number(/(\d[\d.,]*) credits?/.exec(el.textContent ?? '')![1]!.replace(/[.,]/g, '')),
+      price: Number(el.querySelector('[data-price]')!.getAttribute('data-price')),
+      best: el.hasAttribute('data-best-value'),
+    })),
+  );
+  expect(rows.length).toBeGreaterThan(1);
+  const lowest = rows.reduce((a, b) => (b.price / b.credits < a.price / a.credits ? b : a));
+  expect(rows.filter((r) => r.best).map((r) => r.id)).toEqual([lowest.id]);
+  await expect(page.locator(`[data-package="${lowest.id}"] [data-best-value-mark]`)).toHaveText('Best value');
+  await expect(page.locator('[data-best-value-mark]')).toHaveCount(1);
+  // The chosen card is marked: its border takes the brand colour, the others keep the plain one.
+  const other = rows.find((r) => r.id !== lowest.id)!;
+  await page.locator(`[data-package="${lowest.id}"]`).click();
+  await expect(page.locator(`[data-package="${lowest.id}"] input[name="package"]`)).toBeChecked();
+  const border = (id: string) => page.locator(`[data-package="${id}"]`).evaluate((el) => getComputedStyle(el).borderTopColor);
+  expect(await border(lowest.id)).not.toBe(await border(other.id));
+  // The pay button is in reach wherever the member is on the page (sticky at the bottom of a phone's screen).
+  const pay = page.locator('[data-credits-continue]');
+  await expect(pay).toBeInViewport();
+  await page.locator('[data-discount-code]').scrollIntoViewIfNeeded();
+  await expect(pay).toBeInViewport();
+  await page.mouse.wheel(0, -5000);
+  await expect(pay).toBeInViewport();
+  // The premium page marks the same package.
+  await page.goto('/premium');
+  await expect(page.locator('[data-best-value]')).toHaveAttribute('data-package', lowest.id);
 });

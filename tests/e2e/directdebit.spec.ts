@@ -43,10 +43,15 @@ async function fillMandate(page: Page, number: string): Promise<void> {
   await page.getByLabel('House number').fill('12a');
   await page.getByLabel('Postcode').fill('1015 CJ');
   await page.getByLabel('City').fill('Amsterdam');
+  // Issue 25: the account is step 1 of 3; 'Next' (or Enter) goes on to the mobile number.
+  await page.getByLabel('City').press('Enter');
+  await expect(page.locator('[data-dd-step-label]')).toHaveText('Step 2 of 3');
+  await expect(page.getByLabel('Mobile number')).toBeFocused();
   await page.getByLabel('Mobile number').fill(number);
   // By keyboard: Enter in the last field submits the form.
   await page.getByLabel('Mobile number').press('Enter');
   await expect(page.getByRole('heading', { name: 'Enter the SMS code' })).toBeVisible();
+  await expect(page.locator('[data-dd-step-label]')).toHaveText('Step 3 of 3');
 }
 
 async function codeFromViewer(page: Page, e164: string): Promise<string> {
@@ -76,11 +81,19 @@ test('DD-01 DD-02 on a phone a member sets up a mandate with the SMS code from t
   const packageId = new URL(page.url()).searchParams.get('package')!;
   await expect(page.getByRole('heading', { name: 'Set up a direct-debit mandate' })).toBeVisible();
   await fitsTheScreen(page);
-  // A malformed IBAN first: told next to the field, nothing sent.
+  // Issue 25: the form comes in steps, with an indicator; the mobile number waits for step 2.
+  await expect(page.locator('[data-dd-step-label]')).toHaveText('Step 1 of 3');
+  await expect(page.locator('[data-dd-step-name="1"]')).toHaveAttribute('aria-current', 'step');
+  await expect(page.getByLabel('Mobile number')).toBeHidden();
+  // A malformed IBAN first: told next to the field in friendly words, nothing sent, still step 1.
   await page.getByLabel('IBAN').fill('NL91 ABNA 0417 1643 01');
-  await page.getByRole('button', { name: 'Send the SMS code' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.locator('[data-field-error="iban"]')).toContainText('This IBAN is not correct');
   await expect(page.getByLabel('IBAN')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('IBAN')).toBeFocused();
+  await expect(page.locator('[data-field-error="street"]')).toHaveText('Please fill in this field.');
+  await expect(page.locator('[data-dd-step-label]')).toHaveText('Step 1 of 3');
+  await fitsTheScreen(page);
 
   const number = mobile();
   await fillMandate(page, number.typed);
@@ -124,4 +137,27 @@ test('DD-02 a wrong SMS code three times blocks the account for direct debit', a
   await page.goto('/directdebit');
   await expect(page.locator('[data-directdebit-blocked]')).toContainText('Your account is blocked for direct debit.');
   await expect(page.locator('[data-details-form]')).toHaveCount(0);
+});
+
+test('DD-01 without JavaScript the steps are one form: both fieldsets show and the SMS code is sent in one post', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  await newMember(page, baseURL!, 'Nora');
+  await page.goto('/directdebit');
+  await expect(page.locator('[data-dd-step-label]')).toHaveText('Step 1 of 3');
+  await expect(page.locator('[data-dd-step="1"] legend')).toHaveText('Step 1 of 3: Bank account');
+  await expect(page.locator('[data-dd-step="2"] legend')).toHaveText('Step 2 of 3: Mobile number');
+  await expect(page.getByRole('button', { name: 'Next' })).toBeHidden();
+  const number = mobile();
+  await page.getByLabel('Account holder').fill('Nora Jansen');
+  await page.getByLabel('IBAN').fill('NL91 ABNA 0417 1643 00');
+  await page.getByLabel('Street').fill('Dorpsstraat');
+  await page.getByLabel('House number').fill('3');
+  await page.getByLabel('Postcode').fill('1234 AB');
+  await page.getByLabel('City').fill('Utrecht');
+  await page.getByLabel('Mobile number').fill(number.typed);
+  await page.getByRole('button', { name: 'Send the SMS code' }).click();
+  await expect(page.getByRole('heading', { name: 'Enter the SMS code' })).toBeVisible();
+  await expect(page.locator('[data-dd-step-label]')).toHaveText('Step 3 of 3');
+  await context.close();
 });

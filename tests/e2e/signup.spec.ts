@@ -93,12 +93,16 @@ test('SIGN-01 SIGN-04 SIGN-05 on a phone the signup entry goes to /signup, error
   // Typing before hydration is kept too (the form takes the DOM's values over); wait to test the in-place errors.
   await expect(page.locator('astro-island[component-url*="SignupForm"]')).not.toHaveAttribute('ssr');
   const form = page.locator('[data-signup-form]');
+  // Issue 25: the form says where the visitor is in the signup: step 1 of 2, the profile comes next.
+  await expect(form.locator('[data-signup-progress]')).toContainText('Step 1 of 2 · Your account');
+  await expect(form.getByRole('progressbar', { name: 'Step 1 of 2 · Your account' })).toHaveAttribute('value', '1');
   const email = `phone-${unique()}@gmial.com`;
   await fillSignup(form, email, 'Iris');
   await expect(form.locator('[data-email-suggestion]')).toContainText('gmail.com');
   await form.getByLabel('Date of birth').fill('2015-01-01');
   await form.getByRole('button', { name: 'Sign up free' }).click();
   await expect(form.locator('[data-field-error="date_of_birth"]')).toContainText('You must be 18 or older to join: this site is for adults.');
+  await expect(form.locator('[data-signup-errors]')).toHaveText('Something is not quite right yet. Please check the marked fields below.');
   await expect(page).toHaveURL(/\/signup$/);
   await form.getByLabel('Date of birth').fill('1992-03-04');
   await form.getByRole('button', { name: 'Sign up free' }).click();

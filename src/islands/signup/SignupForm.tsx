@@ -102,6 +102,18 @@ export default function SignupForm(props: SignupFormProps) {
       aria-busy={status === 'busy'}
       data-signup-form
     >
+      <div className="signup-progress-head" data-signup-progress>
+        <p className="signup-progress-label" id={`${id}-progress`}>
+          {t('progress', { step: 1, total: 2 })} · {t('progress_account')}
+        </p>
+        <progress className="signup-progress-bar" max={2} value={1} aria-labelledby={`${id}-progress`} />
+        <p className="signup-progress-next">{t('progress_next')}</p>
+      </div>
+      {Object.keys(errors).length > 0 && (
+        <p className="alert alert-danger py-2" role="alert" data-signup-errors>
+          {t('errors_summary')}
+        </p>
+      )}
       {formError && (
         <div className="alert alert-danger" role="alert">
           {formError}

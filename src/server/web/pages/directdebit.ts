@@ -19,6 +19,8 @@ interface MandateInput {
   wrapper: string;
   help?: string;
   inputmode?: 'text' | 'tel' | 'numeric';
+  /** The form's step (issue 25): 1 the account (holder, IBAN, address), 2 the mobile number the code goes to. */
+  step: 1 | 2;
 }
 
 export async function directDebitPage(
@@ -46,16 +48,24 @@ export async function directDebitPage(
     mobile: t('directdebit:mobile'),
   };
   const fields: MandateInput[] = [
-    { field: 'accountHolder', type: 'text', autocomplete: 'name', wrapper: 'mb-3 col-12' },
-    { field: 'iban', type: 'text', autocomplete: 'off', wrapper: 'mb-3 col-12', help: t('directdebit:iban_help') },
-    { field: 'street', type: 'text', autocomplete: 'address-line1', wrapper: 'mb-3 col-7' },
-    { field: 'houseNumber', type: 'text', autocomplete: 'off', wrapper: 'mb-3 col-5' },
-    { field: 'zip', type: 'text', autocomplete: 'postal-code', wrapper: 'mb-3 col-5' },
-    { field: 'city', type: 'text', autocomplete: 'address-level2', wrapper: 'mb-3 col-7' },
-    { field: 'mobile', type: 'tel', autocomplete: 'tel', wrapper: 'mb-3 col-12', help: t('directdebit:mobile_help'), inputmode: 'tel' },
+    { field: 'accountHolder', type: 'text', autocomplete: 'name', wrapper: 'mb-3 col-12', step: 1 },
+    { field: 'iban', type: 'text', autocomplete: 'off', wrapper: 'mb-3 col-12', help: t('directdebit:iban_help'), step: 1 },
+    { field: 'street', type: 'text', autocomplete: 'address-line1', wrapper: 'mb-3 col-7', step: 1 },
+    { field: 'houseNumber', type: 'text', autocomplete: 'off', wrapper: 'mb-3 col-5', step: 1 },
+    { field: 'zip', type: 'text', autocomplete: 'postal-code', wrapper: 'mb-3 col-5', step: 1 },
+    { field: 'city', type: 'text', autocomplete: 'address-level2', wrapper: 'mb-3 col-7', step: 1 },
+    { field: 'mobile', type: 'tel', autocomplete: 'tel', wrapper: 'mb-3 col-12', help: t('directdebit:mobile_help'), inputmode: 'tel', step: 2 },
   ];
+  const codeStep = Boolean(pending && !pending.codeUsed && !change && posted?.action !== 'details');
+  const invalidFields = MANDATE_FIELDS.filter((f) => fieldErrors[f]);
+  // Issue 25: the step shown first: the code (3) once one was sent; the mobile number (2) when only it was refused,
+  // or the whole form was (the SMS could not be sent, too many codes); else the account (1).
+  const firstInvalid = fields.find((f) => fieldErrors[f.field]);
+  const refusedWhole = posted?.action === 'details' && !firstInvalid && Boolean(posted.result.formError);
+  const currentStep: 1 | 2 | 3 = codeStep ? 3 : firstInvalid?.step === 2 || refusedWhole ? 2 : 1;
   return {
     packageId,
+    currentStep,
     pkgField: packageId ? String(packageId) : '',
     state,
     active,
@@ -63,11 +73,11 @@ export async function directDebitPage(
     change,
     confirmed: params.get('confirmed') === '1' && active,
     resent: params.get('resent') === '1',
-    codeStep: Boolean(pending && !pending.codeUsed && !change && posted?.action !== 'details'),
+    codeStep,
     formError: posted?.result.formError ?? null,
     fieldErrors,
     values,
-    invalidFields: MANDATE_FIELDS.filter((f) => fieldErrors[f]),
+    invalidFields,
     labels,
     fields,
     dateFormat: siteDateTimeFormat(lang, site.settings, { dateStyle: 'long' }),
