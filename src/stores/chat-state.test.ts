@@ -46,11 +46,7 @@ describe('chatTimeline (CHT-02)', () => {
   });
 
   it('CHT-02 a day change ends a group; a message being sent counts as now and joins the member’s recent group', () => {
-    const items = chatTimeline(
-      [shown(1, ME, '2026-11-26T22:58:00Z'), shown(2, ME, '2026-11-26T23:01:00Z'), shown(3, ME, '2026-11-27T09:58:00Z'), shown(0, ME, '', 'sending')],
-      TZ,
-      now,
-    );
+    const items = chatTimeline([shown(1, ME, '2026-11-26T22:58:00Z'), shown(2, ME, '2026-11-26T23:01:00Z'), shown(3, ME, '2026-11-27T09:58:00Z'), shown(0, ME, '', 'sending')], TZ, now);
     expect(shape(items)).toEqual(['day:yesterday:2026-11-26', '1<>', 'day:today:2026-11-27', '2<>', '3<', '0>']);
   });
 
