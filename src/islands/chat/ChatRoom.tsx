@@ -470,7 +470,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
         </label>
         <div className="chat-compose-row">
           <label className={`chat-icon-button chat-photo-button${blocked ? ' disabled' : ''}`} title={t('send_photo_cost', { credits: props.cost.photo, count: props.cost.photo })}>
-            <span className="visually-hidden">{t('send_photo_cost', { credits: props.cost.photo, count: props.cost.photo })}</span>
+            <span className="visually-hidden">{t('send_photo')}</span>
             <Icon name="camera" size={22} />
             <input
               type="file"
@@ -504,7 +504,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
         </div>
         <p className="chat-cost" data-cost>
           <span aria-hidden="true">
-            {t('cost_short', { credits: props.cost.credits, count: props.cost.credits })} · {t('balance_short', { credits, count: credits })}
+            {t('cost_short', { credits: props.cost.credits, count: props.cost.credits })} · {t('balance_short', { credits })}
           </span>
           <span id="chat-cost" className="visually-hidden">
             {costText} · {t('balance', { credits, count: credits })}
