@@ -210,7 +210,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
     if (!el) return;
     const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
     atBottom.current = bottom;
-    if (bottom !== scrolledUp) setScrolledUp(!bottom);
+    if (bottom === scrolledUp) setScrolledUp(!bottom);
     if (bottom) setReadTo(newestId(list));
   };
 
@@ -312,7 +312,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
                   )}
                   {meta && (
                     <div className="chat-meta">
-                      {m.state === 'stored' && <time dateTime={m.created_at}>{formats.time.format(new Date(m.created_at))}</time>}
+                      {m.state === 'stored' && item.last && <time dateTime={m.created_at}>{formats.time.format(new Date(m.created_at))}</time>}
                       {m.state === 'sending' && (
                         <span className="chat-mark" title={t('sending')}>
                           <Icon name="clock" size={14} />
