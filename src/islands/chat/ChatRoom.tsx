@@ -236,14 +236,14 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
   // Nothing can be sent into a conversation the member may not start.
   const blocked = limitReached && conversationId === null;
   const length = [...draft].length;
+  const { lang, timeZone } = props.when;
   const formats = useMemo(() => {
-    const { lang, timeZone } = props.when;
     return {
       time: new Intl.DateTimeFormat(lang, { timeZone, hour: '2-digit', minute: '2-digit' }),
       date: new Intl.DateTimeFormat(lang, { timeZone, day: 'numeric', month: 'long', year: 'numeric' }),
     };
-  }, [props.when.lang, props.when.timeZone]);
-  const timeline = useMemo(() => chatTimeline(list, props.when.timeZone, new Date()), [list, props.when.timeZone]);
+  }, [lang, timeZone]);
+  const timeline = useMemo(() => chatTimeline(list, timeZone, new Date()), [list, timeZone]);
   const arrived = scrolledUp ? arrivedAfter(list, props.me.id, readTo) : 0;
   const costText = props.cost.money
     ? t('cost_money', { credits: props.cost.credits, money: props.cost.money, count: props.cost.credits })
@@ -412,7 +412,7 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
           </p>
         )}
         {blocked && (
-          <div className="alert alert-warning mb-2" role="status" id="chat-limit" data-chat-limit>
+          <div className="alert alert-warning" role="status" id="chat-limit" data-chat-limit>
             <strong className="d-block">{t('limit_title')}</strong>
             <span>{t('errors:conversation_limit')}</span>
             <div className="d-flex flex-wrap gap-2 mt-2">
