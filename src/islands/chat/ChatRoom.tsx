@@ -455,14 +455,14 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
             disabled={blocked}
             data-open-gifts
           >
-            <Icon name="gift" size={18} /> {t('kind_gift')}
+            <Icon name="gift" size={18} /> <span className="chat-extra-label">{t('kind_gift')}</span>
             <span className="visually-hidden"> {t('send_gift', { credits: props.cost.gift, count: props.cost.gift })}</span>
           </button>
           <button type="button" className="chip chat-extra" aria-haspopup="dialog" onClick={() => setPanel('gif')} disabled={blocked} data-open-gifs>
-            <Icon name="gif" size={18} /> {t('kind_gif')}
+            <Icon name="gif" size={18} /> <span className="chat-extra-label">{t('kind_gif')}</span>
           </button>
           <button type="button" className="chip chat-extra" aria-haspopup="dialog" onClick={() => setPanel('icebreakers')} disabled={blocked} data-open-icebreakers>
-            <Icon name="spark" size={18} /> {t('icebreakers')}
+            <Icon name="spark" size={18} /> <span className="chat-extra-label">{t('icebreakers')}</span>
           </button>
         </div>
         <label className="visually-hidden" htmlFor="chat-body">
