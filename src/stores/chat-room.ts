@@ -144,6 +144,11 @@ export function typeDraft(value: string, now: number = Date.now()): void {
   }
 }
 
+/** The member closed the refusal's notice (the 'not enough credits' card). */
+export function clearRefusal(): void {
+  update(() => ({ refusal: null }));
+}
+
 /** Puts a text in the composer (an icebreaker, or what was typed before the island hydrated). */
 export function setDraft(value: string): void {
   update(() => ({ draft: value }));

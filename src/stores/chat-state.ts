@@ -60,3 +60,72 @@ export function lastSeenOwn(list: readonly ShownMessage[], me: number, seenThrou
 export function newClientId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
 }
+
+/** Messages of one sender closer together than this share a group (one time, tighter spacing). */
+export const GROUP_GAP_MS = 5 * 60_000;
+
+/** The calendar day of a moment in the site's time zone, as `YYYY-MM-DD` (en-CA writes it so). */
+export function dayKey(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
+
+/** The day before a `YYYY-MM-DD` day (calendar arithmetic, no time zone involved). */
+function previousDay(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
+}
+
+export type TimelineItem =
+  | {
+      type: 'day';
+      /** `YYYY-MM-DD` in the site's time zone. */
+      day: string;
+      /** Today and yesterday by name ("Vandaag", "Gisteren"), older days by their date. */
+      label: 'today' | 'yesterday' | 'date';
+      /** A moment of that day (the first message's), for formatting the date. */
+      at: string;
+    }
+  | {
+      type: 'message';
+      message: ShownMessage;
+      /** First of its group (the group's spacing starts here). */
+      first: boolean;
+      /** Last of its group: the group's time and delivery mark go under it. */
+      last: boolean;
+    };
+
+/**
+ * The chat's list as it is shown (CHT-02): a day separator before the first message of each day (in the
+ * site's time zone), and consecutive messages of one sender within {@link GROUP_GAP_MS} of each other on
+ * one day as a group. A message still being sent or failed counts as written now.
+ */
+export function chatTimeline(list: readonly ShownMessage[], timeZone: string, now: Date): TimelineItem[] {
+  const today = dayKey(now, timeZone);
+  const yesterday = previousDay(today);
+  const items: TimelineItem[] = [];
+  let lastDay = '';
+  let previous: { sender: number; at: number; index: number } | null = null;
+  for (const message of list) {
+    const time = message.state === 'stored' ? new Date(message.created_at) : now;
+    const at = Number.isNaN(time.getTime()) ? now : time;
+    const day = dayKey(at, timeZone);
+    if (day !== lastDay) {
+      items.push({ type: 'day', day, label: day === today ? 'today' : day === yesterday ? 'yesterday' : 'date', at: at.toISOString() });
+      lastDay = day;
+      previous = null;
+    }
+    const joins = previous !== null && previous.sender === message.sender && at.getTime() - previous.at <= GROUP_GAP_MS;
+    if (joins && previous) {
+      const before = items[previous.index];
+      if (before?.type === 'message') items[previous.index] = { ...before, last: false };
+    }
+    items.push({ type: 'message', message, first: !joins, last: true });
+    previous = { sender: message.sender, at: at.getTime(), index: items.length - 1 };
+  }
+  return items;
+}
+
+/** Messages of the partner's that arrived after the given id (the 'new messages' count while scrolled up). */
+export function arrivedAfter(list: readonly ShownMessage[], me: number, lastSeenId: number): number {
+  return list.filter((m) => m.state === 'stored' && m.sender !== me && m.id > lastSeenId).length;
+}

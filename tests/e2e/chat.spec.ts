@@ -74,6 +74,13 @@ test('CHT-01 CHT-02 CHT-03 CHT-08 CHT-10 NAV-01 NAV-06 a message arrives live wi
     // Each message once on both screens, in order.
     await expect(a.page.locator('[data-messages] .chat-bubble')).toHaveText(['Hello there!', 'Coffee some time?']);
     await expect(b.page.locator('[data-messages] .chat-bubble')).toHaveText(['Hello there!', 'Coffee some time?']);
+    // Issue 25: one day separator ('Today'); A's two messages are one group, its time once, under the last.
+    await expect(a.page.locator('[data-messages] .chat-day')).toHaveText(['Today']);
+    const own = a.page.locator('[data-messages] .chat-message-own');
+    await expect(own.nth(0)).toHaveAttribute('data-group-start', '');
+    await expect(own.nth(1)).not.toHaveAttribute('data-group-start');
+    await expect(own.nth(0).locator('time')).toHaveCount(0);
+    await expect(own.nth(1).locator('time')).toHaveCount(1);
 
     // CHT-07 GFT-01: a gift and a gif from the pickers, an opening line from the icebreakers.
     await a.page.locator('[data-open-gifts]').click();
@@ -114,6 +121,8 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
     const before = await rows.count();
     expect(before).toBeGreaterThan(0);
     await page.route('**/api/chat.php', (route) => (route.request().method() === 'DELETE' ? route.abort('internetdisconnected') : route.continue()));
+    // The removal sits in the row's menu (issue 25): open it, then 'Remove' under the question.
+    await rows.first().locator('summary').click();
     await rows
       .first()
       .getByRole('button', { name: /Remove/ })
@@ -163,8 +172,67 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
     const alert = page.locator('[data-chat-alert="insufficient_credits"]');
     await expect(alert).toContainText('Not enough credits');
     await expect(page.getByRole('textbox')).toHaveValue('One more?');
+    // Issue 25: the card in the chat offers the site's packages, each linked to its purchase.
+    const packages = alert.locator('[data-package-link]');
+    await expect(packages.first()).toBeVisible();
+    await expect(packages.first()).toHaveAttribute('href', /^\/credits\?package=\d+$/);
     await alert.getByRole('link', { name: 'Buy credits' }).click();
     await expect(page).toHaveURL(/\/credits$/);
+  } finally {
+    await context.close();
+  }
+});
+
+test('CHT-02 issue 25 side by side at 1280 px, one at a time with the composer in view at 360 px, and jump to newest when scrolled up', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  try {
+    const a = await signIn(context, baseURL!, 'premium@demo.test');
+    const page = a.page;
+    // A conversation long enough to scroll on a small phone screen, with a member nobody else in this file writes to.
+    const grid = await (await page.request.get('/members')).text();
+    const chatting = new Set(((await (await page.request.get('/api/chats.php')).json()).chats as Array<{ profile: { id: number } }>).map((c) => c.profile.id));
+    const to = [...grid.matchAll(/data-member-id="(\d+)"/g)].map((m) => Number(m[1])).filter((id) => !chatting.has(id))[0]!;
+    let conversation = 0;
+    for (let i = 1; i <= 8; i++) {
+      const sent = await page.request.post('/api/chat.php', { data: { to, client_id: crypto.randomUUID(), body: `Line ${i} of a longer story that wraps onto a second line on a phone.` } });
+      expect(sent.status()).toBe(201);
+      conversation = (await sent.json()).message.conversation;
+    }
+
+    // Desktop: the list on the left, the chat on the right; the open conversation is marked in the list.
+    await page.goto(`/chats/${conversation}`);
+    const side = page.locator('.chat-side-list');
+    const screen = page.locator('[data-chat-screen]');
+    await expect(side).toBeVisible();
+    await expect(side.locator(`[data-chat-id="${conversation}"] a`)).toHaveAttribute('aria-current', 'page');
+    const [left, right] = [(await side.boundingBox())!, (await screen.boundingBox())!];
+    expect(left.x + left.width).toBeLessThanOrEqual(right.x + 1);
+    expect(right.width).toBeGreaterThan(600);
+    // /chats on a desktop: the list and 'choose a conversation'.
+    await page.goto('/chats');
+    await expect(page.getByRole('heading', { name: 'Choose a conversation' })).toBeVisible();
+
+    // Phone: one at a time; the composer and the send button are on screen.
+    await page.setViewportSize({ width: 360, height: 560 });
+    await page.goto(`/chats/${conversation}`);
+    await expect(side).toBeHidden();
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+    await expect(page.getByLabel(/^Message to /)).toBeInViewport();
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeInViewport();
+    await expect(page.locator('[data-cost]')).toBeInViewport();
+
+    // Scrolled up, the 'newest' button appears; it brings the newest message back into view and goes.
+    const scroller = page.locator('[data-chat-scroller]');
+    const newest = page.locator('[data-messages] .chat-message').last();
+    await expect(newest).toBeInViewport();
+    await expect(page.locator('[data-jump-newest]')).toHaveCount(0);
+    await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
+    const jump = page.locator('[data-jump-newest]');
+    await expect(jump).toBeVisible();
+    await expect(newest).not.toBeInViewport();
+    await jump.click();
+    await expect(newest).toBeInViewport();
+    await expect(jump).toHaveCount(0);
   } finally {
     await context.close();
   }

@@ -235,7 +235,7 @@ describe('chat over HTTP', () => {
     expect(page).toMatch(limitNotice);
     expect(page).toContain('As a free member you can start at most 2 conversations.');
     expect(page).toMatch(/<textarea[^>]*id="chat-body"[^>]*disabled=""/);
-    expect(page).toMatch(/<button type="submit" class="btn btn-primary" disabled="" data-send="true"/);
+    expect(page).toMatch(/<button type="submit" class="chat-send" disabled=""[^>]*data-send="true"/);
     // The server decides all the same.
     const refused = await send(session, { to: third, client_id: crypto.randomUUID(), body: 'Hallo?' });
     expect(refused.status).toBe(403);

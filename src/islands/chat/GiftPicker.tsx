@@ -22,9 +22,11 @@ export interface GiftPickerProps {
   disabled?: boolean;
   /** The page's language: the costs count credits by its plural rules (UX-05). */
   lang?: string;
+  /** Inside a sheet whose header already names it: no heading of its own. */
+  bare?: boolean;
 }
 
-export default function GiftPicker({ messages, onPick, catalogue, columns = 3, disabled = false, lang }: GiftPickerProps) {
+export default function GiftPicker({ messages, onPick, catalogue, columns = 3, disabled = false, lang, bare = false }: GiftPickerProps) {
   const t = createClientTranslator(messages, 'chat', lang);
   const loaded = useStore($giftCatalogue);
   const grid = useRef<HTMLUListElement>(null);
@@ -56,10 +58,12 @@ export default function GiftPicker({ messages, onPick, catalogue, columns = 3, d
     );
   }
   return (
-    <section className="gift-picker" aria-labelledby="gift-picker-title">
-      <h2 id="gift-picker-title" className="h6">
-        {t('gifts_title')}
-      </h2>
+    <section className="gift-picker" {...(bare ? { 'aria-label': t('gifts_title') } : { 'aria-labelledby': 'gift-picker-title' })}>
+      {!bare && (
+        <h2 id="gift-picker-title" className="h6">
+          {t('gifts_title')}
+        </h2>
+      )}
       <ul ref={grid} className={`list-unstyled row row-cols-${columns} g-2 mb-0`} onKeyDown={onGridKey}>
         {current.gifts.map((gift) => (
           <li key={gift.id} className="col">

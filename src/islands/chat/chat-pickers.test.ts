@@ -146,13 +146,16 @@ describe('CHT-07 GFT-01 chat picker markup', () => {
     expect(disabled.match(/disabled=""/g)).toHaveLength(catalogue.gifts.length);
   });
 
-  it('CHT-07 the icebreaker modal lists every line as a button in a labelled dialog with a close button', () => {
+  it('CHT-07 the icebreaker sheet lists every line as a button in a labelled dialog with a close button', () => {
     const lines = icebreakers('nl');
-    const html = renderToStaticMarkup(createElement(IcebreakerModal, { messages, lines, open: false, onPick: () => undefined, onClose: () => undefined }));
-    expect(html).toMatch(/^<dialog class="chat-modal" aria-labelledby="[^"]+-title" aria-describedby="[^"]+-intro">/);
+    const html = renderToStaticMarkup(createElement(IcebreakerModal, { messages, lines, open: true, onPick: () => undefined, onClose: () => undefined }));
+    expect(html).toMatch(/^<dialog class="sheet chat-sheet" aria-labelledby="[^"]+-title" aria-describedby="[^"]+-intro">/);
     expect(html.match(/data-icebreaker="true"/g)).toHaveLength(lines.length);
     expect(html).toContain(`>${lines[0]}</button>`);
-    expect(html).toContain('aria-label="Sluiten"');
+    expect(html).toContain('<span class="visually-hidden">Sluiten</span>');
     expect(html).toContain('>IJsbrekers</h2>');
+    // Closed, the lines are not rendered (the sheet's body waits until it opens).
+    const closed = renderToStaticMarkup(createElement(IcebreakerModal, { messages, lines, open: false, onPick: () => undefined, onClose: () => undefined }));
+    expect(closed).not.toContain('data-icebreaker');
   });
 });

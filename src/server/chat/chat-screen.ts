@@ -11,6 +11,7 @@ import { isListedTo } from '../members/visibility';
 import type { EventBus } from '../realtime/bus';
 import { conversationFor, conversationWith, history, markRead, type ChatPartner, type ConversationView } from './conversations';
 import { conversationLimitReached, type ChatMessage } from './send';
+import { listPackages, type CreditPackage } from '../credits/packages';
 
 export type ChatScreen =
   | { type: 'not_found' }
@@ -22,6 +23,8 @@ export type ChatScreen =
       more: boolean;
       /** CHT-04: a free member who may not start this conversation (their limit is reached): said before they type. */
       limitReached: boolean;
+      /** The site's credit packages (as /credits lists them), for the 'not enough credits' card in the chat (CHT-05). */
+      packages: CreditPackage[];
     };
 
 async function partnerFor(db: Db, memberId: number): Promise<ChatPartner | null> {
@@ -53,8 +56,9 @@ export async function loadChatScreen(
     partner = view?.partner ?? ((await isListedTo(db, member, target.memberId)) ? await partnerFor(db, target.memberId) : null);
   }
   if (!partner) return { type: 'not_found' };
-  if (!view) return { type: 'ok', partner, view: null, messages: [], more: false, limitReached: await conversationLimitReached(db, member, partner.id) };
+  const packages = await listPackages(db, member.siteId);
+  if (!view) return { type: 'ok', partner, view: null, messages: [], more: false, limitReached: await conversationLimitReached(db, member, partner.id), packages };
   const page = await history(db, view);
   await markRead(deps, member, view);
-  return { type: 'ok', partner, view: { ...view, unread: 0 }, messages: page.messages, more: page.more, limitReached: false };
+  return { type: 'ok', partner, view: { ...view, unread: 0 }, messages: page.messages, more: page.more, limitReached: false, packages };
 }
