@@ -94,9 +94,9 @@ describe('demo portraits', () => {
 
         // Size: about what the single cartoon cost (4.2 kB and 1.2 kB on average, docs/decisions/081-demo-portrait-variety.md).
         const average = (list: number[]) => list.reduce((sum, n) => sum + n, 0) / list.length;
-        expect(average(images.map((i) => i.main.length))).toBeLessThan(5500);
-        expect(average(images.map((i) => i.thumb.length))).toBeLessThan(1600);
-        expect(Math.max(...images.map((i) => i.main.length))).toBeLessThan(14_000);
+        expect(average(images.map((i) => i.main.length))).toBeLessThan(5000);
+        expect(average(images.map((i) => i.thumb.length))).toBeLessThan(1500);
+        expect(Math.max(...images.map((i) => i.main.length))).toBeLessThan(12_000);
         const meta = await sharp(images[0]!.main).metadata();
         expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'webp', ...MAIN_IMAGE });
         const thumbMeta = await sharp(images[0]!.thumb).metadata();

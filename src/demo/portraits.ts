@@ -17,10 +17,10 @@ export const THUMB_IMAGE = { width: 160, height: 200 } as const;
 // (docs/decisions/031-niche-focus-and-demo-portraits.md, 081-demo-portrait-variety.md).
 // Outlined styles (poster, line art) have many more hard edges, so they take a lower quality: their
 // thick lines stay crisp there, and their files stay as small as the others.
-const WEBP_OPTIONS = { quality: 32, effort: 2 } as const;
+const WEBP_OPTIONS = { quality: 30, effort: 2 } as const;
 const THUMB_WEBP_OPTIONS = { quality: 26, effort: 2 } as const;
-const OUTLINED_WEBP_OPTIONS = { quality: 20, effort: 2 } as const;
-const OUTLINED_THUMB_WEBP_OPTIONS = { quality: 18, effort: 2 } as const;
+const OUTLINED_WEBP_OPTIONS = { quality: 15, effort: 2 } as const;
+const OUTLINED_THUMB_WEBP_OPTIONS = { quality: 15, effort: 2 } as const;
 /** Bump when portraitSvg, the plans or the WebP options change: new file names, so kept files are not reused. */
 export const ART_VERSION = 4;
 
@@ -176,7 +176,9 @@ export function planPortrait(rng: PortraitRandom, looks: PortraitRandom, person:
   const glowX = 0.2 + rng.float() * 0.6;
   const glowY = 0.1 + rng.float() * 0.3;
 
-  const garments: readonly Garment[] = person.female ? ['tee', 'sweater', 'shirt', 'turtleneck', 'hoodie', 'stripes', 'straps', 'straps'] : ['tee', 'sweater', 'shirt', 'shirt', 'turtleneck', 'hoodie', 'stripes'];
+  const garments: readonly Garment[] = person.female
+    ? ['tee', 'sweater', 'shirt', 'turtleneck', 'hoodie', 'stripes', 'straps', 'straps']
+    : ['tee', 'sweater', 'shirt', 'shirt', 'turtleneck', 'hoodie', 'stripes'];
   const garment = looks.pick(garments);
   const outdoor = OUTDOOR.has(scene);
   const headwearRoll = looks.float();
@@ -306,8 +308,13 @@ function sceneSvg(art: PortraitArt, p: Painter, w: number, h: number): string {
 <radialGradient id="glow" cx="${art.glowX.toFixed(3)}" cy="${art.glowY.toFixed(3)}" r="0.6"><stop offset="0" stop-color="#ffffff" stop-opacity="0.55"/><stop offset="1" stop-color="#ffffff" stop-opacity="0"/></radialGradient></defs>`;
   // Line art: one saturated colour with the setting drawn in light lines; poster: flat bands; else gradients.
   const base = line ? `<rect width="${w}" height="${h}" fill="${hslHex(art.hue, 0.45, 0.5)}"/>` : '';
-  const skyFill = (fallback: string) => (line ? '' : p.style === 'poster' ? `<rect width="${w}" height="${h}" ${p.bg(fallback)}/>` : `<rect width="${w}" height="${h}" fill="url(#sky)"/><rect width="${w}" height="${h}" fill="url(#glow)"/>`);
-  let body = '';
+  const skyFill = (fallback: string) =>
+    line
+      ? ''
+      : p.style === 'poster'
+        ? `<rect width="${w}" height="${h}" ${p.bg(fallback)}/>`
+        : `<rect width="${w}" height="${h}" fill="url(#sky)"/><rect width="${w}" height="${h}" fill="url(#glow)"/>`;
+  let body: string;
   switch (art.scene) {
     case 'hills': {
       body = `${skyFill(sky)}<path d="M0 ${h * 0.55} Q ${w * 0.25} ${h * 0.42} ${w * 0.55} ${h * 0.52} T ${w} ${h * 0.48} V ${h} H 0 Z" ${p.bg(hslHex(100 + (art.hue % 40), 0.35, 0.55))}/>
@@ -360,7 +367,8 @@ function sceneSvg(art: PortraitArt, p: Painter, w: number, h: number): string {
       body = `<rect width="${w}" height="${h}" ${p.bg(wall)}/>`;
       for (const y of [150, 260]) {
         body += `<rect x="0" y="${y}" width="${w}" height="10" ${p.bg('#8a6244')}/>`;
-        if (!line) for (let x = 20 + rand() * 20; x < w - 20; x += 40 + rand() * 30) body += `<rect x="${f(x)}" y="${y - 26}" width="22" height="26" rx="4" ${p.bg(hslHex(art.hue + rand() * 90, 0.4, 0.7))}/>`;
+        if (!line)
+          for (let x = 20 + rand() * 20; x < w - 20; x += 40 + rand() * 30) body += `<rect x="${f(x)}" y="${y - 26}" width="22" height="26" rx="4" ${p.bg(hslHex(art.hue + rand() * 90, 0.4, 0.7))}/>`;
       }
       for (const lx of [w * 0.2, w * 0.8]) {
         if (!line) body += `<circle cx="${f(lx)}" cy="80" r="70" fill="#ffd58a" opacity="0.22"/>`;
@@ -390,7 +398,7 @@ function sceneSvg(art: PortraitArt, p: Painter, w: number, h: number): string {
       const frame = hslHex(art.hue + 30, 0.2, 0.95);
       const left = art.glowX < 0.5;
       const wx = left ? 24 : w - 184;
-      body = `<rect width="${w}" height="${h}" ${line ? '' : p.bg(wall)}/>
+      body = `${line ? '' : `<rect width="${w}" height="${h}" ${p.bg(wall)}/>`}
 <rect x="${wx}" y="40" width="160" height="200" ${p.bg(frame)}/><rect x="${wx + 10}" y="50" width="140" height="180" ${line || p.style === 'poster' ? p.bg(sky) : 'fill="url(#sky)"'}/>
 <path d="M${wx + 80} 50 V 230 M ${wx + 10} 140 H ${wx + 150}" stroke="${line ? '#ffffff' : frame}" stroke-width="8" stroke-opacity="${line ? 0.6 : 1}"/>
 <rect x="${left ? w - 150 : 40}" y="90" width="96" height="70" ${line ? p.bg('') : `${p.bg(hslHex(art.hue + 160, 0.35, 0.6))} stroke="#6b5a48" stroke-width="6"`}/>`;
@@ -488,9 +496,11 @@ export function portraitSvg(art: PortraitArt): string {
     clothFill = 'url(#clothG)';
   }
   if (poster) clothFill = posterise(art.clothing, art.hue + 90);
-  if (lineArt) clothFill = '#fbf7ef';
+  // Line art: the clothes a pale tint of their colour, the lines do the drawing.
+  const paper = lighten(art.clothing, 0.8);
+  if (lineArt) clothFill = paper;
   if (art.garment === 'stripes') {
-    const base = lineArt ? '#fbf7ef' : poster ? clothFill : art.clothing;
+    const base = lineArt ? paper : poster ? clothFill : art.clothing;
     defs.push(
       `<pattern id="stripes" width="40" height="52" patternUnits="userSpaceOnUse" patternTransform="rotate(${f(art.shoulderTilt)})"><rect width="40" height="52" fill="${base}"/><rect y="32" width="40" height="20" fill="${lineArt ? art.clothing : '#f6f1e7'}"/></pattern>`,
     );
@@ -587,7 +597,10 @@ export function portraitSvg(art: PortraitArt): string {
     default:
       break;
   }
-  const temples = p.greyTemples && p.hairStyle !== 'bald' ? `<g fill="#c9c9cf" opacity="0.85"><ellipse cx="${f(cx - rx * 0.95)}" cy="${f(cy - ry * 0.3)}" rx="${f(rx * 0.13)}" ry="${f(ry * 0.22)}"/><ellipse cx="${f(cx + rx * 0.95)}" cy="${f(cy - ry * 0.3)}" rx="${f(rx * 0.13)}" ry="${f(ry * 0.22)}"/></g>` : '';
+  const temples =
+    p.greyTemples && p.hairStyle !== 'bald'
+      ? `<g fill="#c9c9cf" opacity="0.85"><ellipse cx="${f(cx - rx * 0.95)}" cy="${f(cy - ry * 0.3)}" rx="${f(rx * 0.13)}" ry="${f(ry * 0.22)}"/><ellipse cx="${f(cx + rx * 0.95)}" cy="${f(cy - ry * 0.3)}" rx="${f(rx * 0.13)}" ry="${f(ry * 0.22)}"/></g>`
+      : '';
   // Braids hang in front of the shoulders.
   const braids =
     p.hairStyle === 'braids'
@@ -665,10 +678,22 @@ export function portraitSvg(art: PortraitArt): string {
     ? ''
     : `<circle cx="${f(mx - rx * 0.55)}" cy="${f(cy + ry * 0.28)}" r="14" fill="#e8857a" opacity="${p.age < 30 ? 0.32 : 0.2}"/><circle cx="${f(mx + rx * 0.55)}" cy="${f(cy + ry * 0.28)}" r="14" fill="#e8857a" opacity="${p.age < 30 ? 0.32 : 0.2}"/>`;
   let freckles = '';
-  if (p.freckles) for (const [fx, fy] of [[-0.5, 0.18], [-0.38, 0.26], [-0.6, 0.3], [0.5, 0.18], [0.38, 0.26], [0.6, 0.3], [-0.45, 0.36], [0.45, 0.36]] as const) freckles += `<circle cx="${f(mx + fx * rx)}" cy="${f(cy + fy * ry)}" r="2.2" fill="${shade(p.skin, 0.65)}"/>`;
+  if (p.freckles)
+    for (const [fx, fy] of [
+      [-0.5, 0.18],
+      [-0.38, 0.26],
+      [-0.6, 0.3],
+      [0.5, 0.18],
+      [0.38, 0.26],
+      [0.6, 0.3],
+      [-0.45, 0.36],
+      [0.45, 0.36],
+    ] as const)
+      freckles += `<circle cx="${f(mx + fx * rx)}" cy="${f(cy + fy * ry)}" r="2.2" fill="${shade(p.skin, 0.65)}"/>`;
   const glassesInk = lineArt ? INK : '#2b2b2b';
   let glasses = '';
-  if (p.glasses === 'round') glasses = `<g fill="none" stroke="${glassesInk}" stroke-width="4"><circle cx="${f(leftEye)}" cy="${f(eyeY)}" r="19"/><circle cx="${f(rightEye)}" cy="${f(eyeY)}" r="19"/><path d="M ${f(leftEye + 19)} ${f(eyeY)} H ${f(rightEye - 19)}"/></g>`;
+  if (p.glasses === 'round')
+    glasses = `<g fill="none" stroke="${glassesInk}" stroke-width="4"><circle cx="${f(leftEye)}" cy="${f(eyeY)}" r="19"/><circle cx="${f(rightEye)}" cy="${f(eyeY)}" r="19"/><path d="M ${f(leftEye + 19)} ${f(eyeY)} H ${f(rightEye - 19)}"/></g>`;
   else if (p.glasses === 'square')
     glasses = `<g fill="#ffffff" fill-opacity="0.12" stroke="${glassesInk}" stroke-width="5"><rect x="${f(leftEye - 22)}" y="${f(eyeY - 15)}" width="44" height="30" rx="6"/><rect x="${f(rightEye - 22)}" y="${f(eyeY - 15)}" width="44" height="30" rx="6"/><path d="M ${f(leftEye + 22)} ${f(eyeY - 4)} H ${f(rightEye - 22)}" fill="none"/></g>`;
   else if (p.glasses === 'reading')
@@ -714,19 +739,20 @@ export function portraitSvg(art: PortraitArt): string {
   const bodyPath = `M ${f(cx - s - 40)} ${h + 20} C ${f(cx - s - 30)} ${f(shoulderTop + 40)} ${f(cx - s * 0.6)} ${f(shoulderTop)} ${f(cx)} ${f(shoulderTop)} C ${f(cx + s * 0.6)} ${f(shoulderTop)} ${f(cx + s + 30)} ${f(shoulderTop + 40)} ${f(cx + s + 40)} ${h + 20} Z`;
   const neckRect = `<rect x="${f(cx - rx * 0.36)}" y="${f(cy + ry * 0.5)}" width="${f(rx * 0.72)}" height="${f(shoulderTop - cy - ry * 0.5 + 8)}" rx="${f(rx * 0.25)}" ${fig(lineArt ? p.skin : skinShadow)}/>`;
   let garment = '';
-  const neckline = art.garment === 'shirt' ? 'collar' : art.garment === 'tee' || art.garment === 'sweater' || art.garment === 'stripes' ? (art.neckline === 'collar' ? 'round' : art.neckline) : art.neckline;
+  const neckline =
+    art.garment === 'shirt' ? 'collar' : art.garment === 'tee' || art.garment === 'sweater' || art.garment === 'stripes' ? (art.neckline === 'collar' ? 'round' : art.neckline) : art.neckline;
   let neckSkin = true;
   switch (art.garment) {
     case 'turtleneck':
       neckSkin = false;
-      garment = `<rect x="${f(cx - rx * 0.48)}" y="${f(cy + ry * 0.82)}" width="${f(rx * 0.96)}" height="${f(shoulderTop - cy - ry * 0.82 + 20)}" rx="12" ${fig(lineArt ? '#fbf7ef' : shade(art.clothing, 0.85))}/>`;
+      garment = `<rect x="${f(cx - rx * 0.48)}" y="${f(cy + ry * 0.82)}" width="${f(rx * 0.96)}" height="${f(shoulderTop - cy - ry * 0.82 + 20)}" rx="12" ${fig(lineArt ? paper : shade(art.clothing, 0.85))}/>`;
       break;
     case 'hoodie':
-      garment = `<path d="M ${f(cx - rx * 0.95)} ${f(shoulderTop + 8)} Q ${f(cx)} ${f(shoulderTop + 70)} ${f(cx + rx * 0.95)} ${f(shoulderTop + 8)} Q ${f(cx)} ${f(shoulderTop - 26)} ${f(cx - rx * 0.95)} ${f(shoulderTop + 8)} Z" ${fig(lineArt ? '#fbf7ef' : shade(art.clothing, 0.75))}/><path d="M ${f(cx - 16)} ${f(shoulderTop + 30)} v 60 M ${f(cx + 16)} ${f(shoulderTop + 30)} v 60" stroke="#f4f4f4" stroke-width="4" stroke-linecap="round"/>`;
+      garment = `<path d="M ${f(cx - rx * 0.95)} ${f(shoulderTop + 8)} Q ${f(cx)} ${f(shoulderTop + 70)} ${f(cx + rx * 0.95)} ${f(shoulderTop + 8)} Q ${f(cx)} ${f(shoulderTop - 26)} ${f(cx - rx * 0.95)} ${f(shoulderTop + 8)} Z" ${fig(lineArt ? paper : shade(art.clothing, 0.75))}/><path d="M ${f(cx - 16)} ${f(shoulderTop + 30)} v 60 M ${f(cx + 16)} ${f(shoulderTop + 30)} v 60" stroke="#f4f4f4" stroke-width="4" stroke-linecap="round"/>`;
       break;
     case 'straps': {
       // A sleeveless dress: shoulders bare, a neckline and two straps.
-      const top = shoulderTop + 70;
+      const top = shoulderTop + 48;
       garment = `<path d="M ${f(cx - s - 40)} ${h + 20} C ${f(cx - s - 30)} ${f(top + 10)} ${f(cx - s * 0.5)} ${f(top)} ${f(cx - s * 0.3)} ${f(top)} Q ${f(cx)} ${f(top + 40)} ${f(cx + s * 0.3)} ${f(top)} C ${f(cx + s * 0.5)} ${f(top)} ${f(cx + s + 30)} ${f(top + 10)} ${f(cx + s + 40)} ${h + 20} Z" ${fig(clothFill)}/><path d="M ${f(cx - s * 0.45)} ${f(shoulderTop + 8)} L ${f(cx - s * 0.38)} ${f(top + 6)} M ${f(cx + s * 0.45)} ${f(shoulderTop + 8)} L ${f(cx + s * 0.38)} ${f(top + 6)}" stroke="${lineArt ? INK : shade(art.clothing, 0.7)}" stroke-width="6"/>`;
       break;
     }
@@ -740,9 +766,11 @@ export function portraitSvg(art: PortraitArt): string {
     else {
       const collar = lineArt ? '#ffffff' : art.garment === 'shirt' ? lighten(art.clothing, 0.55) : '#f4f4f4';
       neck = `<ellipse cx="${f(cx)}" cy="${f(shoulderTop - 2)}" rx="${f(rx * 0.5)}" ry="18" ${fig(skinFill)}/><path d="M ${f(cx - rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx - 4)} ${f(shoulderTop + 34)} L ${f(cx - rx * 0.85)} ${f(shoulderTop + 22)} Z M ${f(cx + rx * 0.55)} ${f(shoulderTop - 8)} L ${f(cx + 4)} ${f(shoulderTop + 34)} L ${f(cx + rx * 0.85)} ${f(shoulderTop + 22)} Z" ${fig(collar)}/>`;
-      if (art.garment === 'shirt') neck += `<path d="M ${f(cx)} ${f(shoulderTop + 34)} V ${h}" stroke="${shade(art.clothing, 0.7)}" stroke-width="3"/><circle cx="${f(cx)}" cy="${f(shoulderTop + 60)}" r="3.5" fill="#f4f4f4"/><circle cx="${f(cx)}" cy="${f(shoulderTop + 100)}" r="3.5" fill="#f4f4f4"/>`;
+      if (art.garment === 'shirt')
+        neck += `<path d="M ${f(cx)} ${f(shoulderTop + 34)} V ${h}" stroke="${shade(art.clothing, 0.7)}" stroke-width="3"/><circle cx="${f(cx)}" cy="${f(shoulderTop + 60)}" r="3.5" fill="#f4f4f4"/><circle cx="${f(cx)}" cy="${f(shoulderTop + 100)}" r="3.5" fill="#f4f4f4"/>`;
     }
-    if (art.garment === 'sweater' && neckline === 'round') neck += `<ellipse cx="${f(cx)}" cy="${f(shoulderTop)}" rx="${f(rx * 0.6 + 5)}" ry="31" fill="none" stroke="${shade(art.clothing, 0.75)}" stroke-width="8"/>`;
+    if (art.garment === 'sweater' && neckline === 'round')
+      neck += `<ellipse cx="${f(cx)}" cy="${f(shoulderTop)}" rx="${f(rx * 0.6 + 5)}" ry="31" fill="none" stroke="${shade(art.clothing, 0.75)}" stroke-width="8"/>`;
   }
   const jacketColour = lineArt ? '#e9e3d6' : poster ? posterise(art.clothing, art.hue + 200) : shade(art.clothing, 0.62);
   const jacket =
@@ -766,16 +794,18 @@ export function portraitSvg(art: PortraitArt): string {
   } else if (art.hand === 'wave') {
     const hx = cx + handSide * (rx + 95);
     const hy = cy + ry * 0.1;
-    const fingers = [-22, -8, 6, 20]
-      .map((o, i) => `<rect x="${f(hx + o - 6)}" y="${f(hy - 58 + Math.abs(i - 1.5) * 6)}" width="13" height="44" rx="6.5" ${fig(skinFill)}/>`)
-      .join('');
+    const fingers = [-22, -8, 6, 20].map((o, i) => `<rect x="${f(hx + o - 6)}" y="${f(hy - 58 + Math.abs(i - 1.5) * 6)}" width="13" height="44" rx="6.5" ${fig(skinFill)}/>`).join('');
     hand = `<path d="M ${f(hx - 30)} ${h + 20} L ${f(hx - 26)} ${f(hy + 40)} L ${f(hx + 26)} ${f(hy + 40)} L ${f(hx + 34)} ${h + 20} Z" ${fig(sleeve)}/>${fingers}<rect x="${f(hx + handSide * 26 - 7)}" y="${f(hy - 22)}" width="14" height="34" rx="7" transform="rotate(${handSide * 35} ${f(hx + handSide * 26)} ${f(hy + 10)})" ${fig(skinFill)}/><rect x="${f(hx - 30)}" y="${f(hy - 26)}" width="60" height="66" rx="24" ${fig(skinFill)}/>`;
   }
 
   const tilt = `rotate(${f(art.tilt)} ${f(cx)} ${f(cy + ry)})`;
   const shoulders = `rotate(${f(art.shoulderTilt)} ${f(cx)} ${h})`;
   const zoom = `translate(${w / 2} ${h}) scale(${art.zoom.toFixed(3)}) translate(${-w / 2} ${-h})`;
-  const hairAttrs = lineArt ? `fill="${hair}" stroke="${INK}" stroke-width="3.5" stroke-linejoin="round"` : poster ? `fill="${hair}" stroke="${INK}" stroke-width="5" stroke-linejoin="round"` : `fill="${hairFill}"`;
+  const hairAttrs = lineArt
+    ? `fill="${hair}" stroke="${INK}" stroke-width="3.5" stroke-linejoin="round"`
+    : poster
+      ? `fill="${hair}" stroke="${INK}" stroke-width="5" stroke-linejoin="round"`
+      : `fill="${hairFill}"`;
 
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">
 ${defs.length ? `<defs>${defs.join('')}</defs>` : ''}${sceneSvg(art, paint, w, h)}
