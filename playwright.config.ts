@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // A port per run (kept in the environment so Playwright's workers agree), so parallel runs don't clash.
 // Tests reach site 1 at http://localhost:<port> (baseURL) and site 2 at http://127.0.0.1:<port>.
@@ -18,6 +19,20 @@ export default defineConfig({
   forbidOnly: true,
   reporter: [['list']],
   timeout: 30_000,
+  // Screenshot baselines (LOOK-02, tests/e2e/screens.spec.ts, docs/decisions/080-screenshot-baselines.md):
+  // next to the spec, one file per picture, no platform suffix (they are made with the system Chromium
+  // on Linux and compared only there); `npm run screens:update` rewrites them.
+  snapshotPathTemplate: '{testDir}/{testFilePath}-snapshots/{arg}{ext}',
+  expect: {
+    toHaveScreenshot: {
+      maxDiffPixelRatio: 0.01,
+      animations: 'disabled',
+      caret: 'hide',
+      scale: 'css',
+      // Hides text that changes with the clock (times, timers) while a picture is taken.
+      stylePath: fileURLToPath(new URL('tests/e2e/screens.css', import.meta.url)),
+    },
+  },
   use: {
     baseURL: `http://localhost:${port}`,
     trace: 'off',

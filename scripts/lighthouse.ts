@@ -1,7 +1,9 @@
 /**
  * Lighthouse in CI: starts the built app (in-memory database), runs Lighthouse (mobile emulation,
  * simulated throttling: Lighthouse's default lab settings) in the system Chromium against the landing
- * page and three landers as a Dutch visitor who accepted the entry warning, prints per URL the
+ * page and three landers as a Dutch visitor who accepted the entry warning, and against the member
+ * pages of budgets.json's `lighthouse.member` (the search, a profile, a chat) as the free demo member
+ * (logged in through /api/user.php, the session cookie put into the browser), prints per URL the
  * performance and accessibility scores, LCP, CLS and TBT, and exits 1 when a figure misses the
  * thresholds in budgets.json (`lighthouse`) — judged on one run, or on the median of five when the
  * first run misses — or when a URL is missing whose page type budgets.json marks
@@ -22,7 +24,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { rawRequest, readBudgets, startMeasureServer, VISITOR_COOKIES, type LighthouseBudget } from './_measure-server';
+import { loginCookie, rawRequest, readBudgets, startMeasureServer, VISITOR_COOKIES, type LighthouseThresholds } from './_measure-server';
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 /** Runs of a URL whose first run missed a threshold; the median of them decides. */
@@ -43,9 +45,62 @@ interface Row {
   spread?: string;
 }
 
+/** A page to measure: its path, the cookies the browser carries, the thresholds it is held to. */
+interface Target {
+  path: string;
+  /** The path as budgets.json writes it (`/members/{profile}`), for LIGHTHOUSE_ONLY. */
+  template: string;
+  cookies: string;
+  limits: LighthouseThresholds;
+}
+
+const XHR_JSON = { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' };
+
+/**
+ * The member pages as the free demo member: logs in the free and the premium demo member, lets the
+ * premium member write to the free one (so the chat has a message), and fills in `{profile}` (the first
+ * other member of the free member's search) and `{partner}` (the premium member) in the paths.
+ */
+async function memberTargets(port: number, paths: string[], limits: LighthouseThresholds): Promise<Target[]> {
+  const free = await loginCookie(port, 'free@demo.test', 'demo-password-1');
+  const premium = await loginCookie(port, 'premium@demo.test', 'demo-password-1');
+  const idOf = async (session: string) =>
+    (JSON.parse((await rawRequest(port, '/api/user.php', { headers: { cookie: session, 'x-requested-with': 'XMLHttpRequest' } })).body.toString('utf8')) as { id: number }).id;
+  const freeId = await idOf(free);
+  const premiumId = await idOf(premium);
+  const sent = await rawRequest(port, '/api/chat.php', {
+    method: 'POST',
+    headers: { ...XHR_JSON, cookie: premium },
+    body: JSON.stringify({ to: freeId, client_id: crypto.randomUUID(), body: 'Hoi! Zin in een praatje?' }),
+  });
+  if (sent.status >= 300) throw new Error(`the premium demo member could not write to the free one: HTTP ${sent.status}`);
+  const search = (await rawRequest(port, '/members', { headers: { cookie: `${VISITOR_COOKIES}; ${free}` } })).body.toString('utf8');
+  const profile = [...search.matchAll(/href="\/members\/(\d+)"/g)].map((m) => Number(m[1])).find((id) => id !== premiumId);
+  if (!profile) throw new Error("no member in the free demo member's search");
+  const cookies = `${VISITOR_COOKIES}; ${free}`;
+  const targets: Target[] = [];
+  for (const template of paths) {
+    let path = template.replace('{profile}', String(profile)).replace('{partner}', String(premiumId));
+    // A member's chat link leads on to the conversation's own address: measure where it leads.
+    const first = await rawRequest(port, path, { headers: { cookie: cookies } });
+    const location = first.headers.location;
+    if (first.status >= 300 && first.status < 400 && typeof location === 'string') path = new URL(location, 'http://localhost').pathname;
+    targets.push({ path, template, cookies, limits });
+  }
+  return targets;
+}
+
 async function main(): Promise<number> {
   const budgets = await readBudgets();
   const limits = budgets.lighthouse;
+  const m = limits.member;
+  const memberLimits: LighthouseThresholds = {
+    performance: m?.performance ?? limits.performance,
+    accessibility: m?.accessibility ?? limits.accessibility,
+    lcpMs: m?.lcpMs ?? limits.lcpMs,
+    cls: m?.cls ?? limits.cls,
+    tbtMs: m?.tbtMs ?? limits.tbtMs,
+  };
   const requiredPaths = new Set(Object.values(budgets.pageTypes).flatMap((t) => (t.required ? t.urls : [])));
   const started = Date.now();
   // LIGHTHOUSE_REPORT_DIR=dir keeps each run's full report (JSON) for a closer look.
@@ -54,7 +109,11 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
-    await warmCompressionCache(server.port, limits.urls);
+    const targets: Target[] = [
+      ...limits.urls.map((path) => ({ path, template: path, cookies: VISITOR_COOKIES, limits })),
+      ...(limits.member ? await memberTargets(server.port, limits.member.urls, memberLimits) : []),
+    ];
+    await warmCompressionCache(server.port, targets);
     chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
     // A CI timeout stops this script with SIGTERM: take Chromium along instead of leaving it running.
     const launched = chrome;
@@ -67,8 +126,9 @@ async function main(): Promise<number> {
     }
     const only = process.env.LIGHTHOUSE_ONLY?.split(',').filter(Boolean);
     const forcedRuns = Number(process.env.LIGHTHOUSE_RUNS) || 0;
-    for (const path of only ?? limits.urls) {
-      const probe = await rawRequest(server.port, path, { headers: { cookie: VISITOR_COOKIES } });
+    const chosen = only ? only.map((path) => targets.find((t) => t.path === path || t.template === path) ?? { path, template: path, cookies: VISITOR_COOKIES, limits }) : targets;
+    for (const { path, cookies, limits: thresholds } of chosen) {
+      const probe = await rawRequest(server.port, path, { headers: { cookie: cookies } });
       if (probe.status !== 200) {
         const required = requiredPaths.has(path);
         rows.push({ url: path, status: required ? 'fail' : 'missing', problems: [`missing (HTTP ${probe.status})${required ? ', required' : ''}`] });
@@ -82,14 +142,14 @@ async function main(): Promise<number> {
       const runs: Measured[] = [];
       let row: Row | undefined;
       for (let attempt = 1; attempt <= Math.max(RUNS_AFTER_A_MISS, forcedRuns); attempt++) {
-        await setVisitorCookies(chrome.port, server.origin);
+        await setCookies(chrome.port, server.origin, cookies);
         const measured = await measure(chrome.port, `${server.origin}${path}`, reportDir, path);
         if ('error' in measured) {
           row = { url: path, status: 'error', seconds: measured.seconds, problems: [`Lighthouse failed: ${measured.error}`] };
           break;
         }
         runs.push(measured);
-        row = judge(path, runs, limits);
+        row = judge(path, runs, thresholds);
         if (forcedRuns > 0 ? attempt >= forcedRuns : row.status === 'ok' && attempt === 1) break;
       }
       rows.push(row!);
@@ -128,7 +188,10 @@ async function main(): Promise<number> {
       .trimEnd();
   console.log(
     `Lighthouse ${lighthouseVersion()} (mobile, simulated throttling); thresholds: performance ≥ ${limits.performance}, accessibility ≥ ${limits.accessibility}, ` +
-      `LCP ≤ ${limits.lcpMs} ms, CLS ≤ ${limits.cls}, TBT ≤ ${limits.tbtMs} ms`,
+      `LCP ≤ ${limits.lcpMs} ms, CLS ≤ ${limits.cls}, TBT ≤ ${limits.tbtMs} ms` +
+      (limits.member
+        ? `; member pages (logged in as free@demo.test): performance ≥ ${memberLimits.performance}, accessibility ≥ ${memberLimits.accessibility}, LCP ≤ ${memberLimits.lcpMs} ms, CLS ≤ ${memberLimits.cls}, TBT ≤ ${memberLimits.tbtMs} ms`
+        : ''),
   );
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -192,13 +255,14 @@ async function measure(port: number, url: string, reportDir: string | undefined,
 }
 
 /**
- * Puts exactly the visitor's cookies (VISITOR_COOKIES) into the browser's cookie jar before a run.
+ * Puts exactly the given cookies (the visitor's, VISITOR_COOKIES, and for a member page the session)
+ * into the browser's cookie jar before a run.
  * Lighthouse's `extraHeaders` cannot do it: Chromium sends the jar's cookies instead of that header once
  * the jar holds any for the origin, and the first run's page leaves `lang=nl` there (Lighthouse's storage
  * reset keeps cookies). From the second run on, `/` was measured without `entry_ok=1`, with the entry
  * warning open: the median of five after a miss judged another page than the first run.
  */
-async function setVisitorCookies(chromePort: number, origin: string): Promise<void> {
+async function setCookies(chromePort: number, origin: string, cookieHeader: string): Promise<void> {
   const { webSocketDebuggerUrl } = (await (await fetch(`http://127.0.0.1:${chromePort}/json/version`)).json()) as { webSocketDebuggerUrl: string };
   const socket = new WebSocket(webSocketDebuggerUrl);
   await new Promise<void>((resolve, reject) => {
@@ -221,8 +285,10 @@ async function setVisitorCookies(chromePort: number, origin: string): Promise<vo
     });
   try {
     await call('Storage.clearCookies', {});
-    const cookies = VISITOR_COOKIES.split(';').map((pair) => {
-      const [name, value] = pair.trim().split('=') as [string, string];
+    const cookies = cookieHeader.split(';').map((pair) => {
+      const trimmed = pair.trim();
+      const at = trimmed.indexOf('=');
+      const [name, value] = [trimmed.slice(0, at), trimmed.slice(at + 1)];
       return { name, value, url: origin };
     });
     await call('Storage.setCookies', { cookies });
@@ -238,7 +304,7 @@ function median(values: number[]): number {
 }
 
 /** The row for a URL: the median of each figure over the runs, checked against the thresholds. */
-function judge(url: string, runs: Measured[], limits: LighthouseBudget): Row {
+function judge(url: string, runs: Measured[], limits: LighthouseThresholds): Row {
   const pick = (key: 'performance' | 'accessibility' | 'lcpMs' | 'cls' | 'tbtMs') => median(runs.map((r) => r[key]));
   const row: Row = {
     url,
@@ -267,7 +333,7 @@ function judge(url: string, runs: Measured[], limits: LighthouseBudget): Row {
  * Lighthouse then sees what visitors get from a server that has been up a little while, not the quick
  * first-request encoding of a cold cache.
  */
-async function warmCompressionCache(port: number, paths: string[]): Promise<void> {
+async function warmCompressionCache(port: number, targets: Target[]): Promise<void> {
   const assets = new Set<string>();
   const visit = async (asset: string) => {
     if (assets.has(asset)) return;
@@ -278,8 +344,8 @@ async function warmCompressionCache(port: number, paths: string[]): Promise<void
       await visit(new URL(m[1]!, `http://x${asset}`).pathname);
     }
   };
-  for (const path of paths) {
-    const page = await rawRequest(port, path, { headers: { cookie: VISITOR_COOKIES } });
+  for (const { path, cookies } of targets) {
+    const page = await rawRequest(port, path, { headers: { cookie: cookies } });
     for (const m of page.body.toString('utf8').matchAll(/(?:href|src|component-url|renderer-url)="(\/_astro\/[^"]+)"/g)) await visit(m[1]!);
   }
   const brotliBytes = async () => {
