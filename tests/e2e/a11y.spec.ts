@@ -11,6 +11,7 @@
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { LANDER_PATHS, STATIC_PATHS } from '../../src/server/web/seo';
 import { axeViolations } from './axe';
+import { startOwnServer, type OwnServer } from './own-server';
 import { settled } from './settled';
 import { staffLogin } from './staff-login';
 
@@ -20,7 +21,12 @@ const LANGS = ['nl', 'en'] as const;
 type Lang = (typeof LANGS)[number];
 type State = Awaited<ReturnType<APIRequestContext['storageState']>>;
 
-const base = () => test.info().project.use.baseURL!;
+/**
+ * The spec's own server (own-server.ts): the demo accounts write to each other here, which on the shared
+ * server would change what the chat spec finds (its first message between them, the free member's credits).
+ */
+let server: OwnServer | undefined;
+const base = () => server!.baseURL;
 const VIEWPORT = { width: 1280, height: 900 };
 
 interface Member {
@@ -71,6 +77,8 @@ test.describe('LOOK-01 accessibility (axe)', () => {
   let someone: number;
 
   test.beforeAll(async ({ playwright }) => {
+    test.setTimeout(180_000);
+    server = await startOwnServer();
     const freeApi = await playwright.request.newContext({ baseURL: base() });
     const premiumApi = await playwright.request.newContext({ baseURL: base() });
     const freeId = await signIn(freeApi, 'free@demo.test');
@@ -87,6 +95,11 @@ test.describe('LOOK-01 accessibility (axe)', () => {
     premium = { id: premiumId, state: await premiumApi.storageState() };
     await freeApi.dispose();
     await premiumApi.dispose();
+  });
+
+  test.afterAll(async () => {
+    await server?.stop();
+    server = undefined;
   });
 
   const visitorPages = () => [
