@@ -3,7 +3,8 @@
  * page's state): user store, loading bar (NAV-07), chunk reload guard (CLI-03), page-hidden beacon
  * (CLI-06), bounce logging (CLI-05), connectivity (CLI-07), title count (NAV-06), app badge (CLI-09),
  * the navigation badges and the credits balance bound to their stores (NAV-01, NAV-02) and, for a
- * signed-in member, the periodic refresh (CLI-08). No React here: this runs on every page.
+ * signed-in member, the periodic refresh (CLI-08); the <details> menus close by Escape and outside.
+ * No React here: this runs on every page.
  */
 import { $attentionCount, $counters, $online, setNewLikes, setUnreadMessages } from '../stores/counters';
 import { loadChats } from '../stores/chats';
@@ -22,6 +23,7 @@ import { bindLoadingBarToNavigation, createLoadingBar, type LoadingBarElement, t
 import { installBounceLogging, installPageHiddenBeacon, type BeaconNavigator } from '../client/page-events';
 import { startPeriodicRefresh, type Clock, type RefreshTask } from '../client/refresh';
 import { bindDocumentTitle } from '../client/title';
+import { bindMenus, type MenuDocument } from '../client/menus';
 import { bindBalance, bindCountBadge, bindCreditBadge, type BadgeElement, type BalanceElement, type CreditBadgeElement } from '../client/nav-badge';
 
 /** What the server puts in `<script type="application/json" id="app-boot">`. */
@@ -121,6 +123,8 @@ export function startClient(data: BootData, env: BootEnv): () => void {
   cleanups.push(trackConnectivity(win, $online));
   const banner = doc.getElementById(OFFLINE_BANNER_ID);
   if (banner) cleanups.push(bindOfflineBanner(banner, $online));
+
+  if ('querySelectorAll' in doc) cleanups.push(bindMenus(doc as unknown as MenuDocument));
 
   const back = doc.getElementById(BACK_BUTTON_ID) as unknown as BackButtonElement | null;
   if (back && 'matchMedia' in win) cleanups.push(bindBackButton(back, win as unknown as BackButtonWindow));

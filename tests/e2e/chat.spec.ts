@@ -121,7 +121,14 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
     const before = await rows.count();
     expect(before).toBeGreaterThan(0);
     await page.route('**/api/chat.php', (route) => (route.request().method() === 'DELETE' ? route.abort('internetdisconnected') : route.continue()));
-    // The removal sits in the row's menu (issue 25): open it, then 'Remove' under the question.
+    // The removal sits in the row's menu (issue 25): open it, then 'Remove' under the question. Escape
+    // closes the menu with the focus back on its button, as a menu does.
+    const menu = rows.first().locator('details');
+    await rows.first().locator('summary').click();
+    await expect(menu).toHaveAttribute('open', '');
+    await page.keyboard.press('Escape');
+    await expect(menu).not.toHaveAttribute('open');
+    await expect(rows.first().locator('summary')).toBeFocused();
     await rows.first().locator('summary').click();
     await rows
       .first()
