@@ -46,7 +46,8 @@ export async function createAppContext(options: CreateAppOptions): Promise<AppCo
   const devices = await DeviceCookies.create({ db: database.db, clock });
   const onBusError = (err: unknown, topic: string) => log.error({ err, topic }, 'event handler failed');
   // One LISTEN connection per process on PostgreSQL; PGlite has one process, so events stay in it.
-  const bus: EventBus = database.kind === 'postgres' && database.client ? await PostgresBus.start(database.client, onBusError) : new InProcessBus(onBusError);
+  const bus: EventBus =
+    database.kind === 'postgres' && database.client ? await PostgresBus.start(database.client, onBusError, { listenUrl: config.DATABASE_LISTEN_URL }) : new InProcessBus(onBusError);
   const sites = new SiteDirectory(database.db, clock, config.SETTINGS_TTL_MS, { pushPublicKey: push.publicKey });
   const cache = new TtlCache(clock);
   // A shared search page keeps its rows and up to 4 renderings of ~45 kB: at most 100 pages, ~18 MB per process.

@@ -14,6 +14,13 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).databaseUrl).toBe('postgres://u@h:5432/db');
   });
 
+  it('OPS-03 DATABASE_LISTEN_URL: the live events listen on PostgreSQL itself when the pool goes through PgBouncer; anything but a postgres URL stops start', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://u@pgbouncer:6432/db', DATABASE_LISTEN_URL: 'postgresql://u@db:5432/db' });
+    expect(c.DATABASE_LISTEN_URL).toBe('postgresql://u@db:5432/db');
+    expect(loadConfig({}).DATABASE_LISTEN_URL).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h/db', DATABASE_LISTEN_URL: 'redis://h:6379' })).toThrow(/DATABASE_LISTEN_URL/);
+  });
+
   it('a bad value stops start with a message naming every bad variable', () => {
     let error: unknown;
     try {

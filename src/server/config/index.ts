@@ -151,6 +151,15 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   /** PostgreSQL connections each server process keeps (postgres.js pool). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * Where the live event bus listens (LISTEN/NOTIFY) when DATABASE_URL goes through a transaction-pooling
+   * PgBouncer, which cannot keep a LISTEN: PostgreSQL itself. Unset: the listening connection uses
+   * DATABASE_URL.
+   */
+  DATABASE_LISTEN_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'a postgres:// or postgresql:// URL of PostgreSQL itself (not PgBouncer)')
+    .optional(),
   /** Folder of the drizzle-kit migrations, when a deployment keeps them elsewhere than `drizzle/` above the code. */
   MIGRATIONS_DIR: z.string().min(1).optional(),
   /**

@@ -5,7 +5,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../tests/setup/databases';
-import { BUS_CHANNEL, InProcessBus, PostgresBus, type BusEvents } from './bus';
+import { BUS_CHANNEL, InProcessBus, LISTENER_NAME, PostgresBus, type BusEvents } from './bus';
 
 /** Collects a topic's events and lets a test await the n-th one (no sleeps). */
 function recorder<T extends keyof BusEvents>(bus: { subscribe: PostgresBus['subscribe'] }, topic: T) {
@@ -122,6 +122,30 @@ describe('PostgresBus (LISTEN/NOTIFY)', () => {
     await onB.count(1);
     expect(onD.seen).toEqual([]);
     expect(onB.seen).toEqual([{ siteId: 2 }]);
+    await pool.end({ timeout: 5 });
+  });
+
+  it('OPS-03 bus: with DATABASE_LISTEN_URL the process listens on a connection of its own (as behind PgBouncer) and holds at most its pool plus that one', async () => {
+    const appName = `pool-${process.pid}-${Date.now()}`;
+    const pool = postgres(test.url, { max: 3, onnotice: () => {}, connection: { application_name: appName } });
+    const e = await PostgresBus.start(pool, () => {}, { listenUrl: test.url });
+    const onE = recorder(e, 'site.changed');
+    await a.publish('site.changed', { siteId: 11 });
+    await onE.count(1);
+    expect(onE.seen).toEqual([{ siteId: 11 }]);
+    const onA = recorder(a, 'site.changed');
+    await e.publish('site.changed', { siteId: 12 });
+    await onA.count(1);
+    // Ten queries at once through a pool of three: never more than three of its connections, plus the listener.
+    await Promise.all(Array.from({ length: 10 }, () => pool`select pg_sleep(0.05)`));
+    const [row] = await poolA<{ pool: number; listener: number }[]>`
+      select count(*) filter (where application_name = ${appName})::int as pool,
+             count(*) filter (where application_name = ${LISTENER_NAME})::int as listener
+      from pg_stat_activity where datname = current_database()`;
+    expect(row).toEqual({ pool: 3, listener: 1 });
+    await e.close();
+    const [after] = await poolA<{ listener: number }[]>`select count(*)::int as listener from pg_stat_activity where datname = current_database() and application_name = ${LISTENER_NAME}`;
+    expect(after!.listener).toBe(0);
     await pool.end({ timeout: 5 });
   });
 });

@@ -8,7 +8,7 @@
  * (`DATABASE_URL`: many processes, one LISTEN connection each; docs/decisions/016-settings-cache-and-invalidation.md).
  */
 import { randomUUID } from 'node:crypto';
-import type { Sql } from 'postgres';
+import postgres, { type Sql } from 'postgres';
 
 /** Every event the bus carries, by topic; each payload holds ids only. */
 export interface BusEvents {
@@ -139,6 +139,9 @@ interface Wire {
  * Publish after the change is committed (outside the transaction that made it): a receiver reads the
  * database when the event arrives and must find the new state.
  */
+/** The application name of a listening connection of its own (DATABASE_LISTEN_URL), as pg_stat_activity shows it. */
+export const LISTENER_NAME = 'dating-bus-listener';
+
 export class PostgresBus implements EventBus {
   private readonly subscribers: LocalSubscribers;
   private readonly resync = new Set<() => void>();
@@ -147,6 +150,8 @@ export class PostgresBus implements EventBus {
   private unlisten: (() => Promise<void>) | null = null;
   private listens = 0;
   private closed = false;
+  /** The client of the listening connection when it is not the pool's (`listenUrl`); the bus ends it. */
+  private ownListener: Sql | null = null;
 
   private constructor(
     private readonly sql: Sql,
@@ -155,10 +160,17 @@ export class PostgresBus implements EventBus {
     this.subscribers = new LocalSubscribers(onError);
   }
 
-  /** Opens the listening connection; resolves once LISTEN is in place (events from then on arrive). */
-  static async start(sql: Sql, onError: (err: unknown, topic: string) => void = () => {}): Promise<PostgresBus> {
+  /**
+   * Opens the listening connection; resolves once LISTEN is in place (events from then on arrive).
+   * `listenUrl` (DATABASE_LISTEN_URL) points the listening connection at PostgreSQL itself when the pool
+   * goes through a transaction-pooling PgBouncer, which cannot keep a LISTEN: NOTIFY still goes through
+   * the pool (it is delivered at commit, which transaction pooling keeps).
+   */
+  static async start(sql: Sql, onError: (err: unknown, topic: string) => void = () => {}, options: { listenUrl?: string | undefined } = {}): Promise<PostgresBus> {
     const bus = new PostgresBus(sql, onError);
-    const meta = await sql.listen(
+    const listener = options.listenUrl ? postgres(options.listenUrl, { max: 1, onnotice: () => {}, connection: { application_name: LISTENER_NAME } }) : sql;
+    if (listener !== sql) bus.ownListener = listener;
+    const meta = await listener.listen(
       BUS_CHANNEL,
       (raw) => bus.receive(raw),
       () => bus.listening(),
@@ -191,8 +203,12 @@ export class PostgresBus implements EventBus {
     this.resync.clear();
     const unlisten = this.unlisten;
     this.unlisten = null;
-    // The listening connection itself ends with the pool (sql.end), which closes after the bus.
+    // The listening connection itself ends with the pool (sql.end), which closes after the bus; one of
+    // the bus's own (listenUrl) ends here.
     if (unlisten) await unlisten().catch((err: unknown) => this.onError(err, 'bus.close'));
+    const own = this.ownListener;
+    this.ownListener = null;
+    if (own) await own.end({ timeout: 5 }).catch((err: unknown) => this.onError(err, 'bus.close'));
   }
 
   /** Called by postgres.js each time LISTEN is in place: at start, and again after a reconnect. */
