@@ -183,7 +183,9 @@ test('PREM-01 CRD-02 the best-value mark is on the package with the lowest price
   await page.locator(`[data-package="${lowest.id}"]`).click();
   await expect(page.locator(`[data-package="${lowest.id}"] input[name="package"]`)).toBeChecked();
   const border = (id: string) => page.locator(`[data-package="${id}"]`).evaluate((el) => getComputedStyle(el).borderTopColor);
-  expect(await border(lowest.id)).not.toBe(await border(other.id));
+  // The border changes with a transition (--app-duration-base): read it until it has settled.
+  const plain = await border(other.id);
+  await expect.poll(() => border(lowest.id)).not.toBe(plain);
   // The pay button is in reach wherever the member is on the page (sticky at the bottom of a phone's screen).
   const pay = page.locator('[data-credits-continue]');
   await expect(pay).toBeInViewport();
