@@ -161,7 +161,10 @@ export async function takeTry(deps: Deps, key: string, rule: ThrottleRule): Prom
     return { type: 'blocked', block: running ?? { key, until: now, minutes: 1 } };
   }
   const started = row.until !== null && row.until.getTime() === row.blockEnd.getTime();
-  return { type: 'taken', try: { key, block: started ? { key, until: row.blockEnd, minutes: minutesLeft(row.blockEnd, now) } : null } };
+  // The block's end is set by the database's clock, which may read a few milliseconds after `now`: a block
+  // just started has never more than its own length left (it said 16 minutes for a 15-minute block).
+  const minutes = Math.min(minutesLeft(row.blockEnd, now), Math.ceil(rule.blockMs / 60_000));
+  return { type: 'taken', try: { key, block: started ? { key, until: row.blockEnd, minutes } : null } };
 }
 
 /**
