@@ -52,6 +52,11 @@ const envSchema = z.object({
   /** Minutes a member's unread messages wait before the unread reminder mail (at most one a day). */
   CHAT_REMINDER_QUIET_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   /**
+   * Seconds between the rounds of the maintenance jobs (erasure, payment reconciliation, reminders, …);
+   * every job runs once per round across all processes (src/server/jobs/scheduler.ts).
+   */
+  JOBS_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3_600),
+  /**
    * Phrases the operator console flags before an answer as a fictional profile goes (OPS-02: operators
    * do not promise meetings): a comma list, any case; unset, a list in Dutch, English and German.
    */

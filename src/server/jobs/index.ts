@@ -11,7 +11,7 @@ import { sendUnreadReminders } from './unread-reminders';
 import { refreshPremiumFigures } from '../credits/premium-figure';
 import type { Mailer } from '../mail/mailer';
 import type { SiteDirectory } from '../sites/directory';
-import { lockFor, startScheduler, type ScheduledJob, type Scheduler } from './scheduler';
+import { pruneJobRuns, startScheduler, tableClaims, type ScheduledJob, type Scheduler } from './scheduler';
 
 /** What the jobs need (a part of the app context, named here so this module does not import it). */
 export interface JobDeps {
@@ -37,9 +37,11 @@ export function appJobs(app: JobDeps): ScheduledJob[] {
     { name: 'chat-unread-reminders', run: () => sendUnreadReminders(app, { quietMinutes: app.config.CHAT_REMINDER_QUIET_MINUTES }) },
     // The premium claim's figure per site, from its own data, once a day (HON-03).
     { name: 'premium-figures', run: () => refreshPremiumFigures(app) },
+    // The rounds' claims (SCALE-02) are kept 30 days, for the back office's question "did it run?".
+    { name: 'prune-job-runs', run: () => pruneJobRuns(app) },
   ];
 }
 
 export function startAppJobs(app: JobDeps): Scheduler {
-  return startScheduler({ log: app.log, lock: lockFor(app.database), jobs: appJobs(app) });
+  return startScheduler({ log: app.log, claims: tableClaims(app.db, app.clock), clock: app.clock, intervalMs: app.config.JOBS_INTERVAL_SECONDS * 1000, jobs: appJobs(app) });
 }

@@ -1,14 +1,20 @@
 /**
  * A tiny in-process scheduler for maintenance jobs: one timer (unref'd, so it never keeps the process
- * alive), all jobs run once shortly after start and then every interval, one run at a time. With
- * PostgreSQL several processes share the database, so a run first takes a session advisory lock
- * (`pg_try_advisory_lock`): the process that gets it runs the jobs, the others skip that round.
+ * alive) that wakes at each round of the clock (every `intervalMs`, aligned to the epoch) and right
+ * after start. Several processes share the database, so each job is claimed per round first (a row in
+ * `job_runs`, insert-if-absent): the process whose claim lands runs it, the others skip it, and a job
+ * runs once per round however many processes there are and whenever each one started (SCALE-02,
+ * docs/decisions/084-job-rounds.md). A process killed in the middle of a job loses that round's run;
+ * the jobs are catch-ups, so the next round does the work.
  * `stop()` cancels the timer and waits for a run in progress, so the database closes after it.
  */
-import type { Database } from '../../db/client';
+import { and, eq, lt } from 'drizzle-orm';
+import { hostname } from 'node:os';
+import type { Db } from '../../db/client';
+import { jobRuns } from '../../db/schema';
+import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 
-export const JOBS_LOCK_ID = 7_245_002;
 export const HOUR_MS = 3_600_000;
 
 export interface ScheduledJob {
@@ -16,38 +22,38 @@ export interface ScheduledJob {
   run(): Promise<unknown>;
 }
 
-/** Runs `fn` only when this process holds the jobs lock; resolves false when another one holds it. */
-export type JobLock = (fn: () => Promise<void>) => Promise<boolean>;
+/** Takes `job`'s run of the round that starts at `roundStart`; false when another process has it. */
+export interface RoundClaims {
+  claim(job: string, roundStart: Date): Promise<boolean>;
+  finished(job: string, roundStart: Date, failed: boolean): Promise<void>;
+}
 
-/** Without a lock (PGlite: only one process can open its data folder) every run goes ahead. */
-export const noLock: JobLock = async (fn) => {
-  await fn();
-  return true;
-};
+/** This process's name in `job_runs.ran_by`. */
+export const processName = (): string => `${hostname()}:${process.pid}`;
 
-/** A session advisory lock on one reserved connection of the postgres.js pool. */
-export function advisoryLock(client: NonNullable<Database['client']>, lockId = JOBS_LOCK_ID): JobLock {
-  return async (fn) => {
-    const conn = await client.reserve();
-    try {
-      const [row] = await conn<{ locked: boolean }[]>`select pg_try_advisory_lock(${lockId}) as locked`;
-      if (!row?.locked) return false;
-      try {
-        await fn();
-      } finally {
-        await conn`select pg_advisory_unlock(${lockId})`;
-      }
-      return true;
-    } finally {
-      conn.release();
-    }
+/** Claims in the `job_runs` table of `db` (PGlite and PostgreSQL alike). */
+export function tableClaims(db: Db, clock: Clock, ranBy = processName()): RoundClaims {
+  return {
+    async claim(job, roundStart) {
+      const rows = await db.insert(jobRuns).values({ job, roundStart, ranBy, startedAt: clock.now() }).onConflictDoNothing().returning({ job: jobRuns.job });
+      return rows.length === 1;
+    },
+    async finished(job, roundStart, failed) {
+      await db
+        .update(jobRuns)
+        .set({ finishedAt: clock.now(), failed })
+        .where(and(eq(jobRuns.job, job), eq(jobRuns.roundStart, roundStart)));
+    },
   };
 }
 
-/** The lock that fits the database: advisory for PostgreSQL, none for PGlite. */
-export function lockFor(database: Pick<Database, 'kind' | 'client'>): JobLock {
-  return database.kind === 'postgres' && database.client ? advisoryLock(database.client) : noLock;
+/** Forgets the claims of rounds older than `keepMs` (run by the prune job). */
+export async function pruneJobRuns(deps: { db: Db; clock: Clock }, keepMs = 30 * 24 * HOUR_MS): Promise<void> {
+  await deps.db.delete(jobRuns).where(lt(jobRuns.roundStart, new Date(deps.clock.now().getTime() - keepMs)));
 }
+
+/** Every claim lands: one scheduler alone (the unit tests). */
+export const alwaysClaim: RoundClaims = { claim: async () => true, finished: async () => {} };
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): { unref?(): unknown };
@@ -56,62 +62,70 @@ export interface Timers {
 
 export interface SchedulerOptions {
   jobs: ScheduledJob[];
-  log: Pick<Logger, 'error' | 'debug'>;
-  lock?: JobLock;
+  log: Pick<Logger, 'error' | 'info'>;
+  claims?: RoundClaims;
+  clock?: Clock;
   intervalMs?: number;
-  /** Delay of the first run after start. */
-  firstRunMs?: number;
   timers?: Timers;
 }
 
 export interface Scheduler {
-  /** Runs every job now (used by the timer, and by tests); resolves when the round is over. */
+  /** Runs the current round's unclaimed jobs now (used by the timer, and by tests); resolves when the round is over. */
   runNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** The start of the round `now` falls in. */
+export const roundOf = (now: Date, intervalMs: number): Date => new Date(Math.floor(now.getTime() / intervalMs) * intervalMs);
+
 export function startScheduler(options: SchedulerOptions): Scheduler {
   const timers: Timers = options.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
-  const lock = options.lock ?? noLock;
+  const claims = options.claims ?? alwaysClaim;
+  const clock = options.clock ?? { now: () => new Date() };
   const interval = options.intervalMs ?? HOUR_MS;
   let stopped = false;
   let timer: ReturnType<Timers['setTimeout']> | null = null;
   let running: Promise<void> | null = null;
 
-  const runJobs = async () => {
+  const runRound = async (round: Date) => {
     for (const job of options.jobs) {
       if (stopped) return;
+      let claimed = false;
       try {
+        claimed = await claims.claim(job.name, round);
+        if (!claimed) continue;
+        const started = performance.now();
         await job.run();
+        options.log.info({ job: job.name, round: round.toISOString(), ms: Math.round(performance.now() - started) }, 'scheduled job ran');
+        await claims.finished(job.name, round, false);
       } catch (err) {
-        options.log.error({ err, job: job.name }, 'scheduled job failed');
+        options.log.error({ err, job: job.name, round: round.toISOString() }, 'scheduled job failed');
+        if (claimed) await claims.finished(job.name, round, true).catch(() => {});
       }
     }
   };
 
   const runNow = (): Promise<void> => {
-    running ??= (async () => {
-      try {
-        const ran = await lock(runJobs);
-        if (!ran) options.log.debug({}, 'scheduled jobs skipped: another process holds the lock');
-      } catch (err) {
-        options.log.error({ err }, 'scheduled jobs could not run');
-      } finally {
-        running = null;
-      }
-    })();
+    running ??= runRound(roundOf(clock.now(), interval)).finally(() => {
+      running = null;
+    });
     return running;
   };
 
+  /** Wakes at the next round's start (a moment after, so the clock is surely in it). */
   const schedule = (ms: number) => {
     if (stopped) return;
     timer = timers.setTimeout(() => {
       timer = null;
-      void runNow().then(() => schedule(interval));
+      void runNow().then(() => schedule(untilNextRound()));
     }, ms);
     timer.unref?.();
   };
-  schedule(options.firstRunMs ?? 0);
+  const untilNextRound = () => {
+    const now = clock.now().getTime();
+    return roundOf(new Date(now), interval).getTime() + interval - now + 5;
+  };
+  schedule(0);
 
   return {
     runNow,
