@@ -44,15 +44,34 @@ export function ensureChromium(machine: ChromiumMachine): ChromiumOutcome {
   const path = override ?? DEFAULT_CHROMIUM_PATH;
   if (machine.isExecutable(path)) return { type: 'present', path };
   if (override) return { type: 'missing', message: `npm test needs Chromium: CHROMIUM_PATH=${override} is not an executable file (unset it to use ${DEFAULT_CHROMIUM_PATH})` };
-  if (!machine.isRoot() || !machine.hasApt()) return { type: 'missing', message: INSTALL_HINT };
+  return ensureDebianPackage(machine, { path, pkg: 'chromium', hint: INSTALL_HINT, purpose: 'npm test needs Chromium', alternative: 'set CHROMIUM_PATH' });
+}
 
-  machine.say(`Chromium is missing at ${path}: installing Debian's chromium package (apt-get)`);
+export interface DebianPackage {
+  /** The program the package brings. */
+  path: string;
+  pkg: string;
+  /** The one line shown when we cannot install it (not root, no apt). */
+  hint: string;
+  /** Who needs it ("npm test needs Chromium"), to start the failure line. */
+  purpose: string;
+  /** What else the user may do when apt fails. */
+  alternative: string;
+}
+
+/** The program at `path`, or Debian's package installed when root with apt (noninteractive), or one line saying what to install. */
+export function ensureDebianPackage(machine: Omit<ChromiumMachine, 'chromiumPathOverride'>, wanted: DebianPackage): ChromiumOutcome {
+  const { path, pkg } = wanted;
+  if (machine.isExecutable(path)) return { type: 'present', path };
+  if (!machine.isRoot() || !machine.hasApt()) return { type: 'missing', message: wanted.hint };
+
+  machine.say(`${pkg} is missing at ${path}: installing Debian's ${pkg} package (apt-get)`);
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   // A fresh container has no package lists; update first, then install without questions.
   const updated = machine.run('apt-get', ['update', '-qq'], env);
-  const installed = updated === 0 ? machine.run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], env) : updated;
+  const installed = updated === 0 ? machine.run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], env) : updated;
   if (installed !== 0 || !machine.isExecutable(path)) {
-    return { type: 'missing', message: `npm test needs Chromium: \`apt-get install chromium\` failed (exit ${installed}); install it by hand or set CHROMIUM_PATH` };
+    return { type: 'missing', message: `${wanted.purpose}: \`apt-get install ${pkg}\` failed (exit ${installed}); install it by hand or ${wanted.alternative}` };
   }
   return { type: 'installed', path };
 }

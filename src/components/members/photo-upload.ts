@@ -162,27 +162,38 @@ export function wirePhotoUpload(doc: Document): void {
     bar.setAttribute('aria-label', label.textContent);
     item.append(preview, label, bar);
     list.append(item);
-    return new Promise((resolve) => {
-      const xhr = new XMLHttpRequest();
-      xhr.open('POST', '/api/photos.php');
-      xhr.responseType = 'json';
-      xhr.upload.onprogress = (e) => {
-        if (e.lengthComputable) bar.value = Math.round((e.loaded / e.total) * 100);
-      };
-      const finish = (ok: boolean, message?: string) => {
-        if (ok) bar.value = 100;
-        item.dataset.result = ok ? 'ok' : 'error';
-        label.textContent = `${file.name}: ${ok ? text.textDone : `${text.textFailed}. ${message ?? text.textGeneric}`}`;
-        label.classList.toggle('text-danger', !ok);
-        URL.revokeObjectURL(url);
-        resolve(ok);
-      };
-      xhr.onload = () => finish(xhr.status === 201, (xhr.response as { message?: string } | null)?.message);
-      xhr.onerror = () => finish(false);
-      const body = new FormData();
-      body.append('photo', file);
-      xhr.send(body);
-    });
+    // One key per chosen file: a retry after a lost answer (a server restarting, a dropped connection)
+    // answers the photo stored the first time instead of storing it twice (SCALE-02).
+    const clientId = crypto.randomUUID();
+    const finish = (ok: boolean, message?: string) => {
+      if (ok) bar.value = 100;
+      item.dataset.result = ok ? 'ok' : 'error';
+      label.textContent = `${file.name}: ${ok ? text.textDone : `${text.textFailed}. ${message ?? text.textGeneric}`}`;
+      label.classList.toggle('text-danger', !ok);
+      URL.revokeObjectURL(url);
+    };
+    const attempt = (triesLeft: number): Promise<boolean> =>
+      new Promise((resolve) => {
+        const xhr = new XMLHttpRequest();
+        xhr.open('POST', '/api/photos.php');
+        xhr.responseType = 'json';
+        xhr.upload.onprogress = (e) => {
+          if (e.lengthComputable) bar.value = Math.round((e.loaded / e.total) * 100);
+        };
+        const failedInTransit = () => (triesLeft > 0 ? resolve(attempt(triesLeft - 1)) : (finish(false), resolve(false)));
+        xhr.onload = () => {
+          if (xhr.status >= 502 && xhr.status <= 504) return failedInTransit();
+          const ok = xhr.status === 201 || xhr.status === 200;
+          finish(ok, (xhr.response as { message?: string } | null)?.message);
+          resolve(ok);
+        };
+        xhr.onerror = failedInTransit;
+        const body = new FormData();
+        body.append('photo', file);
+        body.append('client_id', clientId);
+        xhr.send(body);
+      });
+    return attempt(1);
   };
 
   const sendAll = async (files: File[]) => {

@@ -120,6 +120,8 @@ export const photos = pgTable(
     rejectionReason: text('rejection_reason'),
     /** When a moderator approved or rejected it (null while it waits). */
     moderatedAt: timestamp('moderated_at', { withTimezone: true }),
+    /** The uploader's idempotency key (SCALE-02): a retried upload with it answers the photo stored the first time. */
+    clientId: text('client_id'),
   },
   (t) => [
     index('photos_user').on(t.userId),
@@ -127,5 +129,6 @@ export const photos = pgTable(
     index('photos_pending')
       .on(t.createdAt, t.id)
       .where(sql`${t.status} = 'inspection_pending'`),
+    uniqueIndex('photos_user_client_id').on(t.userId, t.clientId),
   ],
 );

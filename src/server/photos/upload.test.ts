@@ -216,6 +216,26 @@ describe('uploadPhoto', () => {
     expect(await database.db.select().from(photos).where(eq(photos.userId, userId))).toHaveLength(3);
   });
 
+  it('SCALE-02 a retried upload with the same client id stores one photo and answers it again, one after the other and at once', async () => {
+    const userId = await newMember(false);
+    const body = await smallPng();
+    const first = await uploadPhoto(deps(), { userId, body, clientId: 'upload-key-1' });
+    expect(first).toMatchObject({ type: 'ok', repeated: false });
+    const filesAfterFirst = await storedFiles();
+    const again = await uploadPhoto(deps(), { userId, body, clientId: 'upload-key-1' });
+    expect(again).toEqual({ ...first, repeated: true });
+    expect(await storedFiles()).toEqual(filesAfterFirst);
+    // Two sends of one key at the same moment (a retry racing the first): one photo, both answer it.
+    const both = await Promise.all([uploadPhoto(deps(), { userId, body, clientId: 'upload-key-2' }), uploadPhoto(deps(), { userId, body, clientId: 'upload-key-2' })]);
+    expect(both.map((r) => r.type === 'ok' && r.photo.id)[0]).toBe(both.map((r) => r.type === 'ok' && r.photo.id)[1]);
+    expect(both.map((r) => r.type === 'ok' && r.repeated).sort()).toEqual([false, true]);
+    expect(await database.db.select().from(photos).where(eq(photos.userId, userId))).toHaveLength(2);
+    expect((await storedFiles()).length).toBe(filesAfterFirst.length + 2);
+    // The key is the member's own: another member's upload with it is a photo of theirs.
+    const other = await newMember(false);
+    expect(await uploadPhoto(deps(), { userId: other, body, clientId: 'upload-key-1' })).toMatchObject({ type: 'ok', repeated: false });
+  });
+
   it('PHO-01 a premium member can have 25 photos, not 26', async () => {
     const userId = await newMember(true);
     const rows = Array.from({ length: PHOTO_LIMITS.premium - 1 }, (_, i) => ({

@@ -44,7 +44,7 @@ export interface UploadedPhoto {
   status: PhotoStatus;
 }
 
-export type UploadResult = { type: 'ok'; photo: UploadedPhoto } | { type: 'error'; reason: UploadError; limit?: number };
+export type UploadResult = { type: 'ok'; photo: UploadedPhoto; repeated: boolean } | { type: 'error'; reason: UploadError; limit?: number };
 
 export interface UploadDeps {
   db: Db;
@@ -61,6 +61,12 @@ export interface UploadInput {
    * when the member has no main photo, or theirs was removed).
    */
   setAsMain?: boolean | 'when_none';
+  /**
+   * The uploader's idempotency key (SCALE-02): an upload with a key this member used before stores
+   * nothing and answers the photo stored the first time (`repeated`), so a retry after a lost answer
+   * never makes a second photo.
+   */
+  clientId?: string;
 }
 
 /** Photos that count towards the limit: every one not removed by moderation or by the member. */
@@ -128,6 +134,8 @@ export function newPhotoNames(userId: number): { filename: string; thumbFilename
 export async function uploadPhoto(deps: UploadDeps, input: UploadInput): Promise<UploadResult> {
   const [owner] = await deps.db.select({ paidUser: users.paidUser }).from(users).where(eq(users.id, input.userId)).limit(1);
   if (!owner) throw new Error(`uploadPhoto: no user ${input.userId}`);
+  const earlier = await storedUpload(deps.db, input);
+  if (earlier) return { type: 'ok', photo: earlier, repeated: true };
   const limit = photoLimitFor(owner.paidUser);
   if ((await countPhotos(deps.db, input.userId)) >= limit) return { type: 'error', reason: 'photo_limit_reached', limit };
 
@@ -170,8 +178,12 @@ export async function uploadPhoto(deps: UploadDeps, input: UploadInput): Promise
         height: MAIN_SIZE.height,
         createdAt: now,
         position: last?.max === null || last?.max === undefined ? 0 : last.max + 1,
+        clientId: input.clientId ?? null,
       })
+      .onConflictDoNothing({ target: [photos.userId, photos.clientId] })
       .returning({ id: photos.id, filename: photos.filename, thumbFilename: photos.thumbFilename, status: photos.status });
+    // The same key's first upload committed while this one was being processed.
+    if (!row) return { repeated: true as const };
     if (input.setAsMain === true) await tx.update(profiles).set({ mainPhotoId: row!.id }).where(eq(profiles.userId, input.userId));
     else if (input.setAsMain === 'when_none') {
       const [current] = await tx.select({ status: photos.status }).from(profiles).leftJoin(photos, eq(photos.id, profiles.mainPhotoId)).where(eq(profiles.userId, input.userId));
@@ -183,7 +195,21 @@ export async function uploadPhoto(deps: UploadDeps, input: UploadInput): Promise
     await Promise.all([deps.photos.delete(names.filename), deps.photos.delete(names.thumbFilename)]);
     return { type: 'error', reason: 'photo_limit_reached', limit: inserted.limit };
   }
-  return { type: 'ok', photo: inserted.photo };
+  if ('repeated' in inserted) {
+    await Promise.all([deps.photos.delete(names.filename), deps.photos.delete(names.thumbFilename)]);
+    return { type: 'ok', photo: (await storedUpload(deps.db, input))!, repeated: true };
+  }
+  return { type: 'ok', photo: inserted.photo, repeated: false };
+}
+
+/** The photo this member stored earlier under the upload's key, if any. */
+async function storedUpload(db: UploadDeps['db'], input: UploadInput): Promise<UploadedPhoto | undefined> {
+  if (input.clientId === undefined) return undefined;
+  const [row] = await db
+    .select({ id: photos.id, filename: photos.filename, thumbFilename: photos.thumbFilename, status: photos.status })
+    .from(photos)
+    .where(and(eq(photos.userId, input.userId), eq(photos.clientId, input.clientId)));
+  return row;
 }
 
 export type UploadFormResult = { type: 'ok'; form: FormData; file: Buffer | null } | { type: 'error'; reason: 'photo_too_large' | 'photo_invalid' };

@@ -7,3 +7,6 @@ CREATE TABLE "job_runs" (
 	"failed" boolean DEFAULT false NOT NULL,
 	CONSTRAINT "job_runs_job_round_start_pk" PRIMARY KEY("job","round_start")
 );
+--> statement-breakpoint
+ALTER TABLE "photos" ADD COLUMN "client_id" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "photos_user_client_id" ON "photos" USING btree ("user_id","client_id");
