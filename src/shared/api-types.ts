@@ -660,6 +660,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        UploadedPhoto: {
+            photo: {
+                id: number;
+                /** @enum {string} */
+                status: "active" | "inspection_pending" | "removed";
+                thumb_filename: string;
+            };
+            /** @description Photos that count towards the limit (all but removed ones) */
+            count: number;
+            limit: number;
+        };
         Gif: {
             id: string;
             title: string;
@@ -2336,27 +2347,28 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: binary */
                     photo: string;
+                    /** @description Idempotency key: a retry with the same key answers 200 with the photo stored the first time */
+                    client_id?: string;
                 };
             };
         };
         responses: {
+            /** @description A retry with a client_id used before, answered with the photo stored the first time */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedPhoto"];
+                };
+            };
             /** @description Stored, waiting for review */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        photo: {
-                            id: number;
-                            /** @enum {string} */
-                            status: "active" | "inspection_pending" | "removed";
-                            thumb_filename: string;
-                        };
-                        /** @description Photos that count towards the limit (all but removed ones) */
-                        count: number;
-                        limit: number;
-                    };
+                    "application/json": components["schemas"]["UploadedPhoto"];
                 };
             };
             400: components["responses"]["Error"];

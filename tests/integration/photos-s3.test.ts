@@ -9,7 +9,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -22,7 +21,7 @@ import { S3PhotoStore } from '../../src/server/photos/s3-store';
 import { uploadPhoto } from '../../src/server/photos/upload';
 import { totpCode } from '../../src/server/staff/accounts';
 import { DELETE_GRACE_MS } from '../../src/shared/account-deletion';
-import { call, startBuiltServer, stopBuiltServer, type BuiltServer } from '../setup/built-server';
+import { call, raw, startBuiltServer, stopBuiltServer, type BuiltServer } from '../setup/built-server';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../setup/kit';
 import { startLocalS3, type LocalS3 } from '../setup/s3';
 
@@ -43,33 +42,6 @@ async function jpeg(shade: number): Promise<Buffer> {
   return sharp({ create: { width: 600, height: 800, channels: 3, background: { r: shade, g: 90, b: 200 } } })
     .jpeg()
     .toBuffer();
-}
-
-interface Raw {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** A request with a binary body or answer, as site 1 (localhost). */
-function raw(server: BuiltServer, method: string, path: string, options: { body?: Buffer; headers?: Record<string, string>; cookies?: Record<string, string> } = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const host = `localhost:${server.port}`;
-    const cookie = Object.entries({ lang: 'en', ...options.cookies })
-      .map(([k, v]) => `${k}=${v}`)
-      .join('; ');
-    const req = request(
-      { host: '127.0.0.1', port: server.port, method, path, agent: false, headers: { host, origin: `http://${host}`, cookie, 'content-length': options.body?.length ?? 0, ...options.headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body ?? '');
-  });
 }
 
 describe('SCALE-01 configuration at start (built server)', () => {

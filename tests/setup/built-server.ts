@@ -43,6 +43,7 @@ export interface Answer {
   /** The cookies the answer set, by name. */
   cookies: Record<string, string>;
   location?: string;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export interface CallOptions {
@@ -55,7 +56,7 @@ export interface CallOptions {
 }
 
 /** One request on its own connection to 127.0.0.1, as site 1 (localhost); rejects when the connection breaks. */
-export function call(server: BuiltServer, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+export function call(server: Pick<BuiltServer, 'port'>, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const host = `localhost:${server.port}`;
     const data = options.form ? new URLSearchParams(options.form).toString() : options.json === undefined ? '' : JSON.stringify(options.json);
@@ -93,12 +94,44 @@ export function call(server: BuiltServer, method: string, path: string, options:
             const m = /^([^=;\s]+)=([^;]*)/.exec(line);
             if (m) cookies[m[1]!] = m[2]!;
           }
-          resolve({ status: res.statusCode ?? 0, json, cookies, ...(res.headers.location ? { location: res.headers.location } : {}) });
+          resolve({ status: res.statusCode ?? 0, json, cookies, headers: res.headers, ...(res.headers.location ? { location: res.headers.location } : {}) });
         });
         res.on('error', reject);
       },
     );
     req.on('error', reject);
     req.end(data);
+  });
+}
+
+export interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A request with a binary body or answer, as site 1 (localhost). */
+export function raw(
+  server: Pick<BuiltServer, 'port'>,
+  method: string,
+  path: string,
+  options: { body?: Buffer; headers?: Record<string, string>; cookies?: Record<string, string> } = {},
+): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const host = `localhost:${server.port}`;
+    const cookie = Object.entries({ lang: 'en', ...options.cookies })
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; ');
+    const req = request(
+      { host: '127.0.0.1', port: server.port, method, path, agent: false, headers: { host, origin: `http://${host}`, cookie, 'content-length': options.body?.length ?? 0, ...options.headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body ?? '');
   });
 }

@@ -163,10 +163,15 @@ describe.each(await databaseKinds())('job rounds on %s', (kind) => {
     let attempts = 0;
     const make = (name: string) =>
       startScheduler({
-        jobs: [{ name: 'flaky', run: async () => {
+        jobs: [
+          {
+            name: 'flaky',
+            run: async () => {
               attempts++;
               throw new Error('down');
-            } }],
+            },
+          },
+        ],
         log: silent,
         claims: tableClaims(db, clock, name),
         clock,
