@@ -5,6 +5,9 @@
  * (noninteractive; only Debian's mirrors and the npm registry are reachable, so no browser is ever
  * downloaded from elsewhere). Otherwise it stops at once with one line saying what to install.
  *
+ * HAProxy (Debian's `haproxy`, for the cluster test) is brought the same way when it can be, and left
+ * alone when it cannot (that test then skips and says why).
+ *
  * Run as `tsx scripts/ensure-chromium.ts`; the decision is `ensureChromium` with the machine's checks
  * injected, so the unit test exercises every branch without touching the machine.
  */
@@ -105,4 +108,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(1);
   }
   if (outcome.type === 'installed') console.error(`Chromium installed at ${outcome.path}`);
+  // The cluster test (SCALE-02) needs HAProxy; brought here with the browser, before the suite starts.
+  // Where it cannot be, that test says so in one line and is skipped; nothing else needs it.
+  const haproxy = ensureDebianPackage(thisMachine(), { path: '/usr/sbin/haproxy', pkg: 'haproxy', hint: '', purpose: 'the cluster test needs HAProxy', alternative: 'let the cluster test skip' });
+  if (haproxy.type === 'installed') console.error(`HAProxy installed at ${haproxy.path}`);
 }
