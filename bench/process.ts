@@ -1,6 +1,7 @@
 /** What the benchmarks share: waiting for a child process (the app, the baseline) to print its address, and the CPU processes used. */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import postgres from 'postgres';
 
 /** Resolves with the first capture group (or the whole match) of the first stdout text matching `pattern`. */
 export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<string> {
@@ -48,4 +49,19 @@ export function treeCpuMs(rootPids: readonly number[]): number | null {
   let total = 0;
   for (const [pid, ms] of times) if (inTree(pid)) total += ms;
   return total;
+}
+
+/** The PostgreSQL server's main process when it runs on this machine (its backends are its children); null otherwise. */
+export async function localPostgresPid(url: string): Promise<number | null> {
+  if (!/^postgres(ql)?:/.test(url) || !['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)) return null;
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await client<{ pid: number }[]>`select pg_backend_pid() as pid`;
+    const stat = readFileSync(`/proc/${row!.pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  } finally {
+    await client.end();
+  }
 }

@@ -29,6 +29,7 @@ export const TOOLING_VARIABLES: Readonly<Record<string, string>> = {
   BENCH_SENDERS: 'npm run bench:chat: members sending at once',
   BENCH_IN_FLIGHT: 'npm run bench:chat: sends in flight per sender',
   BENCH_NOTIFY_RUNS: 'npm run bench:chat: repetitions of the bare NOTIFY timing',
+  BENCH_PARTS: 'npm run bench:capacity: which parts to measure (notify, storage, chat, photo)',
   CLUSTER_PORT: 'npm run cluster: the port HAProxy serves the three processes on',
   BENCH_SUSTAIN_SECONDS: 'npm run bench:chat: length of the sustained two-way run',
 };
