@@ -4,7 +4,7 @@
  * after start. Several processes share the database, so each job is claimed per round first (a row in
  * `job_runs`, insert-if-absent): the process whose claim lands runs it, the others skip it, and a job
  * runs once per round however many processes there are and whenever each one started (SCALE-02,
- * docs/decisions/084-job-rounds.md). A process killed in the middle of a job loses that round's run;
+ * docs/decisions/092-job-rounds.md). A process killed in the middle of a job loses that round's run;
  * the jobs are catch-ups, so the next round does the work.
  * `stop()` cancels the timer and waits for a run in progress, so the database closes after it.
  */
