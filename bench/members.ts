@@ -8,13 +8,18 @@
  * 2. over HTTP, the built server (its own process, on that database) under 50 concurrent clients logged
  *    in as the demo member: the filtered search page (as it is, and compressed as a browser asks for it),
  *    `/api/likes.php` and a profile page, each next to a
- *    plain node:http server sending the very same bytes (the ratio shows what the app adds), and the CPU
- *    a request costs the app's processes and the local PostgreSQL server (from /proc; steadier than
- *    latency on a machine the load generator and the database share);
+ *    plain node:http server sending the very same bytes (the ratio shows what the app adds), then the
+ *    other member pages (the search's second page, /members, /likes, /chats, a conversation); for each the
+ *    CPU a request costs the app's processes and the PostgreSQL backends of the benchmark's database
+ *    (from /proc; steadier than latency on a machine the load generator and the database share), printed
+ *    at the end as the member-page CPU table against issue 26's goal (≤ 1.5 ms, both together);
  * 3. the yardstick, after the search page: the same node:http server, in as many processes as the app
  *    runs, spending on each request the CPU the search page cost (app and PostgreSQL together), then
  *    half of it. Its p99 is the best this harness on this machine gives a server of that cost, whatever
- *    the server does with it (docs/decisions/056-members-benchmark-yardstick.md).
+ *    the server does with it (docs/decisions/056-members-benchmark-yardstick.md);
+ * 4. an open loop (issue 26, bench/open-loop.ts): requests at a constant rate of half the search page's
+ *    closed-loop capacity, latency from each request's scheduled send, p50/p99 for the page and for the
+ *    yardstick at the page's cost (docs/decisions/090-member-page-cpu.md).
  *
  *   npm run build && npm run bench:members
  *   BENCH_MEMBERS=20000 BENCH_DB=pglite BENCH_SECONDS=5 npm run bench:members
@@ -24,7 +29,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -32,7 +36,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { openLoop, type OpenLoopResult } from './open-loop';
-import { treeCpuMs, waitForLine } from './process';
+import { pidCpuMs, treeCpuMs, waitForLine } from './process';
 import { sql, type SQL } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../src/db/client';
@@ -279,33 +283,45 @@ interface Load {
   page?: string;
 }
 
-/** CPU ms used so far by the app's processes and by the local PostgreSQL server's. */
-type CpuProbe = () => { app: number | null; db: number | null };
+/**
+ * CPU ms used so far by the app's processes, and by each PostgreSQL backend serving the benchmark's
+ * database (pid → ms). Only those backends: the whole PostgreSQL server also runs other databases' work
+ * on a shared machine (other test runs), which is not this page's cost. Its background processes (WAL
+ * writer, checkpointer, autovacuum) are left out too.
+ */
+type CpuProbe = () => Promise<{ app: number | null; db: Map<number, number> | null }>;
 
 async function load(name: string, url: string, headers: Record<string, string>, probe?: CpuProbe): Promise<Load> {
   // Warm-up at full concurrency: the code is compiled and every pooled connection has prepared its statements.
   await autocannon({ url, connections: CONNECTIONS, duration: 3, headers });
-  const before = probe?.();
+  const before = await probe?.();
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
-  const after = probe?.();
+  const after = await probe?.();
   const perRequest = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null || r.requests.total === 0 ? null : (b - a) / r.requests.total);
-  const cpu = before && after ? { app: perRequest(before.app, after.app), db: perRequest(before.db, after.db) } : null;
+  // A backend that connected during the run counts from zero.
+  const dbUsed = (a: Map<number, number> | null | undefined, b: Map<number, number> | null | undefined) => (a && b ? [...b].reduce((sum, [pid, ms]) => sum + ms - (a.get(pid) ?? 0), 0) : null);
+  const cpu = before && after ? { app: perRequest(before.app, after.app), db: perRequest(0, dbUsed(before.db, after.db)) } : null;
   return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, cpu };
 }
 
-/** The pid of the PostgreSQL server behind `url` when it runs on this machine (its CPU is then readable); else null. */
-async function localPostgresPid(url: string): Promise<number | null> {
+/**
+ * The CPU of the backends serving `url`'s database, when its PostgreSQL runs on this machine (/proc is
+ * then readable): a probe answering pid → CPU ms of each such backend now, and its end. Null elsewhere.
+ */
+function localBackends(url: string): { cpu: () => Promise<Map<number, number> | null>; end: () => Promise<void> } | null {
   if (!/^postgres(ql)?:/.test(url) || !['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)) return null;
   const client = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    const [row] = await client<{ pid: number }[]>`select pg_backend_pid() as pid`;
-    const stat = readFileSync(`/proc/${row!.pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return null;
-  } finally {
-    await client.end();
-  }
+  return {
+    cpu: async () => {
+      try {
+        const rows = await client<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+        return new Map(rows.map(({ pid }) => [pid, pidCpuMs(pid) ?? 0]));
+      } catch {
+        return null;
+      }
+    },
+    end: () => client.end(),
+  };
 }
 
 interface Pages {
@@ -323,6 +339,7 @@ interface OpenLoopRow {
 async function httpLevel(kind: string, url: string, dataDir: string, pages: Pages): Promise<{ loads: Load[]; openLoops: OpenLoopRow[]; capacity: number | null }> {
   const { searchPath, secondPath, memberId, conversationId } = pages;
   const children: ChildProcess[] = [];
+  const ends: Array<() => Promise<void> | undefined> = [];
   // As many server processes as the app runs on this database (src/server/config.ts).
   const processes = serverProcesses({ WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? 'auto', databaseUrl: url }, availableParallelism());
   try {
@@ -382,8 +399,9 @@ async function httpLevel(kind: string, url: string, dataDir: string, pages: Page
     const baseline = spawn(process.execPath, [join(root, 'bench/baseline-server.mjs'), routesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(baseline);
     const base = `http://127.0.0.1:${await waitForLine(baseline, /^(\d+)$/m)}`;
-    const postmaster = await localPostgresPid(url);
-    const probe: CpuProbe = () => ({ app: treeCpuMs([app.pid!]), db: postmaster === null ? null : treeCpuMs([postmaster]) });
+    const backends = localBackends(url);
+    ends.push(() => backends?.end());
+    const probe: CpuProbe = async () => ({ app: treeCpuMs([app.pid!]), db: backends ? await backends.cpu() : null });
     const results: Load[] = [];
     const openLoops: OpenLoopRow[] = [];
     let capacity: number | null = null;
@@ -417,6 +435,7 @@ async function httpLevel(kind: string, url: string, dataDir: string, pages: Page
     }
     return { loads: results, openLoops, capacity };
   } finally {
+    for (const end of ends) await end();
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
   }
