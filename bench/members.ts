@@ -23,6 +23,8 @@
  *
  *   npm run build && npm run bench:members
  *   BENCH_MEMBERS=20000 BENCH_DB=pglite BENCH_SECONDS=5 npm run bench:members
+ *   BENCH_SERVER=/path/to/another/dist/server/main.mjs …   measures another build (a before/after)
+ *   BENCH_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' …   flags for the server's node (a profile)
  *
  * Goals (issue 9): the filtered search query p99 ≤ 30 ms on PostgreSQL at 100k; the search page p99
  * ≤ 100 ms at 50 clients.
@@ -343,7 +345,7 @@ async function httpLevel(kind: string, url: string, dataDir: string, pages: Page
   // As many server processes as the app runs on this database (src/server/config.ts).
   const processes = serverProcesses({ WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? 'auto', databaseUrl: url }, availableParallelism());
   try {
-    const app = spawn(process.execPath, [...(process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean), join(root, 'dist/server/main.mjs')], {
+    const app = spawn(process.execPath, [...(process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean), process.env.BENCH_SERVER ?? join(root, 'dist/server/main.mjs')], {
       cwd: root,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: url, LOG_LEVEL: 'info', NODE_ENV: 'production', SEED_DEMO: 'false' },
       stdio: ['ignore', 'pipe', 'inherit'],
