@@ -517,7 +517,7 @@ for (const kind of KINDS) {
     if (search?.page && yardstick)
       console.log(`search page p99 ${search.p99.toFixed(0)} ms / yardstick p99 at the same CPU ${yardstick.p99.toFixed(0)} ms = ${(search.p99 / yardstick.p99).toFixed(2)}× (goal ≤ 1.15×)`);
 
-    console.log(`\nmember pages, CPU per request (${CONNECTIONS} clients, closed loop; app = the server's processes, PostgreSQL = the local server's)`);
+    console.log(`\nmember pages, CPU per request (${CONNECTIONS} clients, closed loop; app = the server's processes, PostgreSQL = the backends of the benchmark's database)`);
     console.log(`${pad('page', 34)} ${'app ms'.padStart(8)} ${'PG ms'.padStart(8)} ${'total'.padStart(8)} ${'goal'.padStart(6)}  ok?`);
     for (const l of loads) {
       if (!l.page || !l.cpu || l.cpu.app == null) continue;
