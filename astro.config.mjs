@@ -77,6 +77,31 @@ const nativeIslandIds = {
   },
 };
 
+/**
+ * Before rendering a framework component Astro asks each renderer whether the component is its own:
+ * React's `check` renders the component once inside `renderToStaticMarkup` and throws the result away,
+ * so every island's top component ran twice per request (the conversation page's message list and
+ * its day keys twice; issue 26). With React as the only renderer the answer can only be React (or no
+ * renderer at all, which fails later just the same), so a function component goes straight to it. If
+ * Astro changes the lines, the build says so and runs unchanged. docs/decisions/090-member-page-cpu.md
+ */
+/** @type {import('vite').Plugin} */
+const singleRendererNoCheck = {
+  name: 'single-renderer-no-check',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.replace(/\\/g, '/').endsWith('/astro/dist/runtime/server/render/component.js')) return null;
+    const loop = '    if (!renderer) {\n      let error;\n      for (const r of renderers) {';
+    if (!code.includes(loop)) {
+      this.warn('astro/dist/runtime/server/render/component.js no longer checks renderers in this loop: islands are checked as Astro does');
+      return null;
+    }
+    const shortcut =
+      '    if (!renderer && renderers.length === 1 && renderers[0].name === "@astrojs/react" && typeof Component === "function" && !(Component.prototype && typeof Component.prototype.render === "function")) renderer = renderers[0];\n';
+    return { code: code.replace(loop, shortcut + loop), map: null };
+  },
+};
+
 // Server output only: every page is rendered per request because the site (and so every text,
 // price and image) depends on the request's host. server/main.ts wraps the built handler with
 // static files, request ids, health checks and graceful shutdown (docs/decisions/001-server-entry.md).
@@ -104,7 +129,7 @@ export default defineConfig({
   prefetch: false,
   devToolbar: { enabled: false },
   vite: {
-    plugins: [rememberedCspDigests, nativeIslandIds],
+    plugins: [rememberedCspDigests, nativeIslandIds, singleRendererNoCheck],
     // Stylesheets up to 20 kB (uncompressed) are inlined (build.inlineStylesheets 'auto' uses this limit):
     // the landers' own CSS no longer blocks the first paint as a second request; the shared Bootstrap
     // bundle (~160 kB) stays a cached file. Images come from /public and /photos, not from Vite.

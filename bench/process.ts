@@ -65,3 +65,14 @@ export async function localPostgresPid(url: string): Promise<number | null> {
     await client.end();
   }
 }
+
+/** CPU time (user + system, ms) used so far by one process, from /proc (Linux); null where it is not readable (gone, or no /proc). */
+export function pidCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+  } catch {
+    return null;
+  }
+}

@@ -5,6 +5,7 @@
  */
 import i18next, { type TFunction } from 'i18next';
 import { DEFAULT_LANGUAGE, FALLBACK_LANGUAGE, LANGUAGES, type Language } from '../shared/languages';
+import { pluralRules } from '../shared/intl-formats';
 import da from '../../i18n/da.json';
 import de from '../../i18n/de.json';
 import en from '../../i18n/en.json';
@@ -130,11 +131,21 @@ const SAMPLE_COUNTS = [...Array.from({ length: 200 }, (_, i) => i), 1_000_000, 1
  * with `Intl.PluralRules(lang)` (the navigation badges' labels, src/client/nav-badge.ts).
  */
 export function pluralTemplates(t: Translate, lang: Language, key: string, placeholder = '{count}'): Record<string, string> {
-  const rules = new Intl.PluralRules(lang);
+  // The same translator (one per language, createTranslator) gives the same templates: kept per
+  // translator, key and placeholder (every member page asked for four of them, ~0.1 ms each; issue 26).
+  let kept = keptTemplates.get(t);
+  if (!kept) keptTemplates.set(t, (kept = new Map()));
+  const memoKey = `${lang}\0${key}\0${placeholder}`;
+  const known = kept.get(memoKey);
+  if (known) return { ...known };
+  const rules = pluralRules(lang);
   const out: Record<string, string> = {};
   for (const category of rules.resolvedOptions().pluralCategories) {
     const sample = SAMPLE_COUNTS.find((n) => rules.select(n) === category) ?? 0;
     out[category] = String(t(key, { count: sample, replace: { count: placeholder } } as never));
   }
-  return out;
+  if (kept.size < 200) kept.set(memoKey, out);
+  return { ...out };
 }
+
+const keptTemplates = new WeakMap<Translate, Map<string, Record<string, string>>>();

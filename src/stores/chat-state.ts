@@ -4,6 +4,7 @@
  * message once — a stream echo of an optimistic send replaces it by its client id.
  */
 import type { components } from '../shared/api-types';
+import { dateTimeFormat } from '../shared/intl-formats';
 
 export type ChatMessageJson = components['schemas']['ChatMessage'];
 
@@ -66,7 +67,7 @@ export const GROUP_GAP_MS = 5 * 60_000;
 
 /** The calendar day of a moment in the site's time zone, as `YYYY-MM-DD` (en-CA writes it so). */
 export function dayKey(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  return dateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }
 
 /** The day before a `YYYY-MM-DD` day (calendar arithmetic, no time zone involved). */

@@ -17,6 +17,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { unpackProps, type PackedProps } from '../../shared/island-props';
+import { dateTimeFormat } from '../../shared/intl-formats';
 import {
   $chatRoom,
   chatRoomState,
@@ -239,8 +240,8 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
   const { lang, timeZone } = props.when;
   const formats = useMemo(() => {
     return {
-      time: new Intl.DateTimeFormat(lang, { timeZone, hour: '2-digit', minute: '2-digit' }),
-      date: new Intl.DateTimeFormat(lang, { timeZone, day: 'numeric', month: 'long', year: 'numeric' }),
+      time: dateTimeFormat(lang, { timeZone, hour: '2-digit', minute: '2-digit' }),
+      date: dateTimeFormat(lang, { timeZone, day: 'numeric', month: 'long', year: 'numeric' }),
     };
   }, [lang, timeZone]);
   const timeline = useMemo(() => chatTimeline(list, timeZone, new Date()), [list, timeZone]);

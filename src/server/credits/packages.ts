@@ -5,6 +5,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { creditPackages } from '../../db/schema';
+import { numberFormat } from '../../shared/intl-formats';
 
 export interface CreditPackage {
   id: number;
@@ -48,7 +49,7 @@ export function formatMoney(cents: number, currency: string, lang: string, fract
     options.minimumFractionDigits = fractionDigits;
     options.maximumFractionDigits = fractionDigits;
   }
-  return new Intl.NumberFormat(lang, options).format(cents / 100);
+  return numberFormat(lang, options).format(cents / 100);
 }
 
 /**
@@ -61,5 +62,5 @@ export function formatPricePerCredit(centsPerCredit: number, currency: string, l
 
 /** A plain number in the visitor's language ("1.200" in nl, "1,200" in en). */
 export function formatNumber(value: number, lang: string): string {
-  return new Intl.NumberFormat(lang).format(value);
+  return numberFormat(lang).format(value);
 }

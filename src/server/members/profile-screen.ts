@@ -39,6 +39,12 @@ export interface ScreenViewer {
   siteId: number;
   /** The signed-in member, or null for a visitor. */
   user: { id: number; paid_user: boolean } | null;
+  /**
+   * The members blocked by or blocking the signed-in member, when the request knows them (a page
+   * request's session lookup reads them, decision 054): the screen then needs no query of its own to
+   * know whether the member is listed to the viewer (issue 26).
+   */
+  blocked?: ReadonlySet<number> | null;
 }
 
 export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenViewer, memberId: number | null): Promise<ProfileScreenData> {
@@ -46,7 +52,21 @@ export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenV
   const { db } = deps;
   const user = viewer.user;
   if (user && user.id === memberId) return { type: 'self' };
-  const listed = await isListedTo(db, { siteId: viewer.siteId, userId: user?.id ?? null }, memberId);
+  const now = deps.clock.now();
+  // The profile's own query asks what listedTo asks but the blocks (same site, profile and account
+  // active, not invisible): with the blocks known, no block either way and a profile found is listed.
+  const known = user && viewer.blocked ? !viewer.blocked.has(memberId) : null;
+  if (known && user) {
+    const [member, liked] = await Promise.all([
+      loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now, photos: deps.photos }),
+      likeIdOf(db, user.id, memberId).then((id) => id !== null),
+    ]);
+    if (!member) return { type: 'not_found' };
+    // Marked seen only once the member is known to be listed, as below.
+    const likeSeen = await markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId);
+    return { type: 'ok', member, liked, signedIn: true, likeSeen };
+  }
+  const listed = known ?? (await isListedTo(db, { siteId: viewer.siteId, userId: user?.id ?? null }, memberId));
   if (!listed) {
     // The blocker's page about the block: only for a member the blocker would see but for blocks (a
     // deleted, disabled or invisible member stays not found, blocked or not).
@@ -63,7 +83,7 @@ export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenV
   }
   // Listed to the viewer: the profile, whether the viewer likes them, and their like seen, side by side.
   const [member, liked, likeSeen] = await Promise.all([
-    loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now: deps.clock.now(), photos: deps.photos }),
+    loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now, photos: deps.photos }),
     user ? likeIdOf(db, user.id, memberId).then((id) => id !== null) : false,
     user ? markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId) : false,
   ]);

@@ -1,3 +1,5 @@
+import { numberFormat } from '../../shared/intl-formats';
+
 /**
  * VAT on a receipt: the rate of the member's country and the VAT a gross price includes. Rates are in
  * basis points by the member's country (digital services to consumers in the EU are taxed where the
@@ -32,5 +34,5 @@ export function vatIncluded(grossCents: number, basisPoints: number): number {
 
 /** "21%" / "25,5%" in the language. */
 export function formatRate(basisPoints: number, lang: string): string {
-  return new Intl.NumberFormat(lang, { style: 'percent', maximumFractionDigits: 2 }).format(basisPoints / 10_000);
+  return numberFormat(lang, { style: 'percent', maximumFractionDigits: 2 }).format(basisPoints / 10_000);
 }

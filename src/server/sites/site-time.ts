@@ -1,3 +1,5 @@
+import { dateTimeFormat } from '../../shared/intl-formats';
+
 /**
  * A site's time zone: its local day (GAME-02's daily limit) and the times its pages show its members.
  * The site settings carry no time zone, so a site's zone is that of its main country (the first of
@@ -37,12 +39,12 @@ export function siteTimeZone(settings: { countries: readonly string[] }): string
  * in the page's language and the site's zone, never the server's own zone (UTC on a server).
  */
 export function siteDateTimeFormat(lang: string, settings: { countries: readonly string[] }, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat(lang, { ...options, timeZone: siteTimeZone(settings) });
+  return dateTimeFormat(lang, { ...options, timeZone: siteTimeZone(settings) });
 }
 
 /** Milliseconds `timeZone` is ahead of UTC at `at`. */
 function offsetAt(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
+  const parts = dateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
     year: 'numeric',

@@ -1,0 +1,93 @@
+/** The profile screen with the viewer's blocks known from the session (issue 26): the same answer as asking the database. */
+import { eq, or } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
+import { blocks, likes, profiles, sites, users } from '../../db/schema';
+import { loadProfileScreen } from './profile-screen';
+
+const clock = new FakeClock();
+let kit: SeededDatabase;
+let siteId: number;
+let otherSiteId: number;
+
+beforeAll(async () => {
+  kit = await seededDatabase({ clock });
+  const rows = await kit.db.select({ id: sites.id }).from(sites).orderBy(sites.id);
+  siteId = rows[0]!.id;
+  otherSiteId = rows[1]!.id;
+});
+afterAll(() => kit?.close());
+
+let counter = 0;
+async function member(site = siteId, extra: Partial<typeof users.$inferInsert> = {}) {
+  const [user] = await kit.db
+    .insert(users)
+    .values({ siteId: site, email: `screen-${++counter}@example.com`, status: 'active', language: 'nl', emailConfirmedAt: clock.now(), ...extra })
+    .returning({ id: users.id });
+  await kit.db.insert(profiles).values({ userId: user!.id, siteId: site, name: `Screen${counter}`, gender: 'female', sexuality: 'hetero', birthDate: '1990-01-01', country: 'NL' });
+  return user!.id;
+}
+
+/** The viewer's blocks both ways, as the page request's session lookup reads them. */
+async function blockedOf(viewer: number): Promise<Set<number>> {
+  const rows = await kit.db
+    .select()
+    .from(blocks)
+    .where(or(eq(blocks.blockerId, viewer), eq(blocks.blockedId, viewer)));
+  return new Set(rows.map((r) => (r.blockerId === viewer ? r.blockedId : r.blockerId)));
+}
+
+describe('profile screen with the blocks known', () => {
+  it('BLK-01 MEM-03 LIK-02 PERF-01 gives what the database check gives: listed, blocked either way, invisible, deleted, disabled, other site, self', async () => {
+    const viewer = await member();
+    const listed = await member();
+    const blockedByViewer = await member();
+    const blockingViewer = await member();
+    const invisible = await member(siteId, { invisible: true });
+    const deleted = await member(siteId, { status: 'deleted' });
+    const disabled = await member();
+    await kit.db.update(profiles).set({ status: 'disabled' }).where(eq(profiles.userId, disabled));
+    const elsewhere = await member(otherSiteId);
+    await kit.db.insert(blocks).values([
+      { blockerId: viewer, blockedId: blockedByViewer },
+      { blockerId: blockingViewer, blockedId: viewer },
+    ]);
+    const user = { id: viewer, paid_user: false };
+    const blocked = await blockedOf(viewer);
+    const expected: Record<number, string> = {
+      [listed]: 'ok',
+      [blockedByViewer]: 'blocked_by_me',
+      [blockingViewer]: 'not_found',
+      [invisible]: 'not_found',
+      [deleted]: 'not_found',
+      [disabled]: 'not_found',
+      [elsewhere]: 'not_found',
+      [viewer]: 'self',
+    };
+    for (const [id, type] of Object.entries(expected)) {
+      const asked = await loadProfileScreen(kit, { siteId, user }, Number(id));
+      const known = await loadProfileScreen(kit, { siteId, user, blocked }, Number(id));
+      expect(known.type, `member ${id}`).toBe(type);
+      expect(known).toEqual(asked);
+    }
+  });
+
+  it('LIK-02 PERF-01 with the blocks known, opening a listed profile still marks its like seen, once, and says whether the viewer likes them', async () => {
+    const viewer = await member();
+    const liker = await member();
+    await kit.db.insert(likes).values([
+      { siteId, likerId: liker, likedId: viewer, source: 'profile' },
+      { siteId, likerId: viewer, likedId: liker, source: 'profile' },
+    ]);
+    const screen = await loadProfileScreen(kit, { siteId, user: { id: viewer, paid_user: false }, blocked: new Set() }, liker);
+    expect(screen).toMatchObject({ type: 'ok', liked: true, likeSeen: true });
+    const again = await loadProfileScreen(kit, { siteId, user: { id: viewer, paid_user: false }, blocked: new Set() }, liker);
+    expect(again).toMatchObject({ type: 'ok', liked: true, likeSeen: false });
+    // An invisible liker: not found, and their like stays unseen.
+    const hidden = await member(siteId, { invisible: true });
+    await kit.db.insert(likes).values({ siteId, likerId: hidden, likedId: viewer, source: 'profile' });
+    expect((await loadProfileScreen(kit, { siteId, user: { id: viewer, paid_user: false }, blocked: new Set() }, hidden)).type).toBe('not_found');
+    const [row] = await kit.db.select({ seenAt: likes.seenAt }).from(likes).where(eq(likes.likerId, hidden));
+    expect(row!.seenAt).toBeNull();
+  });
+});
