@@ -1,14 +1,14 @@
 /**
  * A member's passkeys (PASS-01; docs/decisions/086-passkeys.md): add one (a WebAuthn registration for
  * this site's host), name it, remove it, and turn on "passkey required" (the password login is refused).
- * Removing a passkey ends the sessions that logged in with it (docs/decisions/087-removing-a-passkey.md:
- * `sessions.passkey_id` cascades); removing the last one turns "passkey required" off, so nobody is left
+ * Removing a passkey ends the sessions that logged in with it but the one removing it
+ * (docs/decisions/087-removing-a-passkey.md: `sessions.passkey_id` cascades); removing the last one turns "passkey required" off, so nobody is left
  * without a way in.
  */
 import type { RegistrationResponseJSON, PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { passkeys, users } from '../../db/schema';
+import { passkeys, sessions, users } from '../../db/schema';
 import type { Clock } from '../clock';
 import { registrationOptions, verifyRegistration, type RelyingParty, type StoredCredential } from './webauthn';
 
@@ -34,7 +34,10 @@ export async function listPasskeys(db: Db, userId: number): Promise<PasskeyView[
 }
 
 async function credentialsOf(db: Db, userId: number): Promise<StoredCredential[]> {
-  return db.select({ credentialId: passkeys.credentialId, publicKey: passkeys.publicKey, counter: passkeys.counter, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, userId));
+  return db
+    .select({ credentialId: passkeys.credentialId, publicKey: passkeys.publicKey, counter: passkeys.counter, transports: passkeys.transports })
+    .from(passkeys)
+    .where(eq(passkeys.userId, userId));
 }
 
 /** The options to make a passkey for this member on this host. */
@@ -76,10 +79,17 @@ export async function renamePasskey(db: Db, userId: number, passkeyId: number, n
 
 /**
  * Removes one of the member's passkeys, and with it (the foreign key cascades) every session that logged
- * in with it. The last passkey gone, "passkey required" is turned off. Null when it is not theirs.
+ * in with it but `keepSessionId`, the session removing it (the member at work stays logged in). The last
+ * passkey gone, "passkey required" is turned off. Null when it is not theirs.
  */
-export async function removePasskey(db: Db, userId: number, passkeyId: number): Promise<{ requiredOff: boolean } | null> {
+export async function removePasskey(db: Db, userId: number, passkeyId: number, keepSessionId: string | null = null): Promise<{ requiredOff: boolean } | null> {
   return db.transaction(async (tx) => {
+    if (keepSessionId) {
+      await tx
+        .update(sessions)
+        .set({ passkeyId: null })
+        .where(and(eq(sessions.id, keepSessionId), eq(sessions.userId, userId), eq(sessions.passkeyId, passkeyId)));
+    }
     const removed = await tx
       .delete(passkeys)
       .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)))

@@ -108,7 +108,11 @@ export async function registrationOptions(
 }
 
 /** Checks a registration answer against its challenge (taken once): the credential to store, or null. */
-export async function verifyRegistration(deps: Deps, rp: RelyingParty, input: { purpose: 'register' | 'staff_register'; owner: number; response: RegistrationResponseJSON }): Promise<NewCredential | null> {
+export async function verifyRegistration(
+  deps: Deps,
+  rp: RelyingParty,
+  input: { purpose: 'register' | 'staff_register'; owner: number; response: RegistrationResponseJSON },
+): Promise<NewCredential | null> {
   try {
     const verified = await verifyRegistrationResponse({
       response: input.response,
@@ -141,7 +145,11 @@ export async function authenticationOptions(deps: Deps, rp: RelyingParty, purpos
  * host, the origin, user verification and the signature counter (a counter that does not grow, when the
  * authenticator keeps one, means a cloned authenticator: refused). The new counter, or null when refused.
  */
-export async function verifyAuthentication(deps: Deps, rp: RelyingParty, input: { purpose: 'login' | 'staff_login'; credential: StoredCredential; response: AuthenticationResponseJSON }): Promise<{ counter: number } | null> {
+export async function verifyAuthentication(
+  deps: Deps,
+  rp: RelyingParty,
+  input: { purpose: 'login' | 'staff_login'; credential: StoredCredential; response: AuthenticationResponseJSON },
+): Promise<{ counter: number } | null> {
   try {
     const verified = await verifyAuthenticationResponse({
       response: input.response,

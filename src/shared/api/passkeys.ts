@@ -5,7 +5,11 @@
 import { z } from 'zod';
 import type { Answer } from './contract';
 
-const base64url = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9_-]*$/);
+const base64url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*$/);
 
 const credential = <R extends z.ZodType>(response: R) =>
   z.object({
@@ -33,7 +37,7 @@ export const passkeyLoginBody = z.object({
     z.looseObject({
       clientDataJSON: base64url(4000).min(1),
       authenticatorData: base64url(4000).min(1),
-      signature: base64url(2000).min(1),
+      signature: base64url(8000).min(1),
       userHandle: base64url(200).optional(),
     }),
   ),
