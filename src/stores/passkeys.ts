@@ -47,7 +47,7 @@ export async function addPasskey(name: string, env: WebAuthnEnv = browserWebAuth
   }
 }
 
-function settle(store: typeof $passkeyAdd, reason: PasskeyError): Outcome {
+function settle(store: typeof $passkeyAdd, reason: PasskeyError): { type: 'error'; reason: PasskeyError } {
   store.set({ busy: false, error: reason });
   return { type: 'error', reason };
 }
@@ -77,5 +77,29 @@ export async function loginWithPasskey(autofill: boolean, env: WebAuthnEnv = bro
     const reason = errorOf(err);
     if (autofill && reason === 'cancelled') return { type: 'error', reason };
     return settle($passkeyLogin, reason);
+  }
+}
+
+export const $staffPasskey = map<PasskeyActionState>({ busy: false, error: null });
+
+/**
+ * The back office's ceremonies (PASS-01): options for `purpose` from `POST /admin/passkey-options`, then
+ * the browser makes a passkey (register) or signs with one (login). The answer, as JSON text, goes into
+ * the page's form, which the server checks like any other form post.
+ */
+export async function staffPasskeyAnswer(purpose: 'login' | 'register', env: WebAuthnEnv = browserWebAuthn()): Promise<{ type: 'ok'; json: string } | { type: 'error'; reason: PasskeyError }> {
+  if (!env.supported()) return settle($staffPasskey, 'unsupported');
+  $staffPasskey.set({ busy: true, error: null });
+  try {
+    const options = await api.POST('/admin/passkey-options', { body: { purpose } });
+    if (!options.data) return settle($staffPasskey, failureReason(options.error));
+    const answer =
+      purpose === 'register'
+        ? await env.create(options.data as unknown as PublicKeyCredentialCreationOptionsJSON)
+        : await env.get(options.data as unknown as PublicKeyCredentialRequestOptionsJSON, false);
+    // Stays busy: the form is about to be sent.
+    return { type: 'ok', json: JSON.stringify(answer) };
+  } catch (err) {
+    return settle($staffPasskey, errorOf(err));
   }
 }

@@ -13,11 +13,11 @@ let counter = 0;
 
 /** The texts the tests find controls by, per language (from i18n/<lang>.json). */
 const TEXT = {
-  nl: { add: 'Passkey toevoegen', login: 'Inloggen met een passkey', remove: 'Verwijderen', rename: 'Naam opslaan', added: 'Je passkey is toegevoegd.', removed: 'De passkey is verwijderd.' },
-  en: { add: 'Add a passkey', login: 'Log in with a passkey', remove: 'Remove', rename: 'Save name', added: 'Your passkey has been added.', removed: 'The passkey has been removed.' },
+  nl: { add: 'Passkey toevoegen', login: 'Een passkey gebruiken', remove: 'Verwijderen', rename: 'Naam opslaan', added: 'Je passkey is toegevoegd.', removed: 'De passkey is verwijderd.' },
+  en: { add: 'Add a passkey', login: 'Use a passkey', remove: 'Remove', rename: 'Save name', added: 'Your passkey has been added.', removed: 'The passkey has been removed.' },
   de: {
     add: 'Passkey hinzufügen',
-    login: 'Mit einem Passkey anmelden',
+    login: 'Einen Passkey verwenden',
     remove: 'Entfernen',
     rename: 'Name speichern',
     added: 'Dein Passkey wurde hinzugefügt.',
