@@ -1448,7 +1448,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
-            /** @description account_deletion_pending — the account is deleted but can still be reactivated through the mailed link (DEL-01) */
+            /** @description account_deletion_pending — the account is deleted but can still be reactivated through the mailed link (DEL-01); account_banned; passkey_required — the member turned on "passkey required" (PASS-01), said only when the password was right */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -101,10 +101,11 @@ for (const lang of ['nl', 'en', 'de'] as const) {
       await item.getByRole('button', { name: TEXT[lang].rename }).click();
       await expect(page.locator('[data-passkey-name]')).toHaveText('Mijn sleutel');
 
-      // Logged out: the login page asks for this site's passkeys for the e-mail field's suggestions
-      // (conditional UI); Chromium's virtual authenticator answers at once with the one it holds.
+      // Logged out: reaching for the e-mail field, the login page asks for this site's passkeys for its
+      // suggestions (conditional UI); Chromium's virtual authenticator answers at once with the one it holds.
       await context.clearCookies({ name: 'session' });
       await page.goto('/login');
+      await page.locator('#login-email').click();
       await expect(page).toHaveURL(/\/members/);
       // The session is a new one (rotated) and the device cookie is set, like the password login's.
       expect((await context.cookies()).find((c) => c.name === 'device')).toBeDefined();

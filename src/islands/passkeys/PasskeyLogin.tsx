@@ -1,13 +1,16 @@
 /**
- * Logging in with a passkey on the login page (PASS-01): as soon as the page runs, the browser offers
- * this site's passkeys in the e-mail field's suggestions (conditional UI: `autocomplete="username
- * webauthn"`), and a button asks for one in a dialog. The password form stays as it is. The work and
+ * Logging in with a passkey on the login page (PASS-01): once the island runs, the browser offers this
+ * site's passkeys in the e-mail field's suggestions (conditional UI: `autocomplete="username webauthn"`),
+ * and a button asks for one in a dialog. The island (React and all) loads when the visitor first reaches
+ * for the e-mail field or the button (client:interaction, decision 048), so the login page's first paint
+ * carries none of it. The password form stays as it is. The work and
  * its state live in the passkey store (src/stores/passkeys.ts); logged in, the page goes on to `next`.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { $passkeyLogin, loginWithPasskey } from '../../stores/passkeys';
+import { ISLAND_READY_EVENT } from '../../shared/island-ready';
 
 export interface PasskeyLoginProps {
   messages: Messages;
@@ -30,12 +33,10 @@ export default function PasskeyLogin({ messages, lang, next }: PasskeyLoginProps
   const t = createClientTranslator(messages, 'login', lang);
   const { busy, error } = useStore($passkeyLogin);
 
-  // Until the island runs, the button cannot work: it is rendered disabled and comes alive with the script.
-  const [ready, setReady] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    // The hydration flag: true once the handlers are attached (as in the swipe island, decision 048).
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    setReady(true);
+    // client:interaction (decision 048): a press on the button before this point is played again now.
+    rootRef.current?.dispatchEvent(new Event(ISLAND_READY_EVENT, { bubbles: true }));
     let live = true;
     void loginWithPasskey(true).then((result) => {
       if (!live) return;
@@ -54,13 +55,13 @@ export default function PasskeyLogin({ messages, lang, next }: PasskeyLoginProps
   };
 
   return (
-    <div className="passkey-login mt-3" data-passkey-login>
+    <div className="passkey-login mt-3" data-passkey-login ref={rootRef}>
       {error && (
         <p className="text-danger small" role="alert" data-passkey-login-error={error}>
           {t(ERROR_TEXT[error] ?? 'passkey_error_other')}
         </p>
       )}
-      <button type="button" className="btn btn-outline-primary w-100" disabled={busy || !ready} aria-busy={busy} onClick={() => void withButton()} data-passkey-login-button>
+      <button type="button" className="btn btn-outline-primary w-100" disabled={busy} aria-busy={busy} onClick={() => void withButton()} data-passkey-login-button>
         {busy ? t('passkey_busy') : t('passkey_button')}
       </button>
     </div>
