@@ -122,6 +122,8 @@ for (const lang of ['nl', 'en', 'de'] as const) {
 }
 
 test('PASS-01 removing a passkey ends the sessions that logged in with it, and only those', async ({ page, context, browser }) => {
+  // Two browsers, three logins.
+  test.setTimeout(60_000);
   await virtualAuthenticator(page);
   await withoutAutofill(page);
   const email = await signUp(page, 'en');

@@ -26,6 +26,8 @@ async function withPasskey(page: Page, password: string) {
 }
 
 test('PASS-01 OPS-04 a staff member adds a passkey and uses it instead of the code; adding and removing it are audit-logged', async ({ page, context, browser }) => {
+  // Four staff logins in two browsers (two by code, two by passkey).
+  test.setTimeout(60_000);
   await page.setViewportSize({ width: 360, height: 740 });
   await virtualAuthenticator(page);
   const url = test.info().project.use.baseURL!;

@@ -2,12 +2,13 @@
  * The back office's passkey button (PASS-01): on the staff login it signs with a passkey instead of the
  * code, on /admin/passkeys it makes a new one. The browser's answer goes into the hidden field
  * `field` of the form `form`, which is then sent as a plain form post. The ceremony lives in the passkey
- * store (src/stores/passkeys.ts).
+ * store (src/stores/passkeys.ts). The island loads when the button is first reached for (client:interaction).
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { createClientTranslator, type Messages } from '../../i18n/client';
 import { $staffPasskey, staffPasskeyAnswer } from '../../stores/passkeys';
+import { ISLAND_READY_EVENT } from '../../shared/island-ready';
 
 export interface StaffPasskeyProps {
   messages: Messages;
@@ -23,11 +24,10 @@ export interface StaffPasskeyProps {
 export default function StaffPasskey({ messages, purpose, form, field, label, error: errorKey }: StaffPasskeyProps) {
   const t = createClientTranslator(messages, 'staff');
   const { busy, error } = useStore($staffPasskey);
-  const [ready, setReady] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    // The hydration flag: true once the handlers are attached (as in the swipe island, decision 048).
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    setReady(true);
+    // client:interaction (decision 048): a press on the button before this point is played again now.
+    rootRef.current?.dispatchEvent(new Event(ISLAND_READY_EVENT, { bubbles: true }));
   }, []);
 
   const run = async () => {
@@ -41,13 +41,13 @@ export default function StaffPasskey({ messages, purpose, form, field, label, er
   };
 
   return (
-    <div className="mt-3" data-staff-passkey={purpose}>
+    <div className="mt-3" data-staff-passkey={purpose} ref={rootRef}>
       {error && error !== 'cancelled' && (
         <p className="text-danger small" role="alert" data-staff-passkey-error={error}>
           {t(errorKey)}
         </p>
       )}
-      <button type="button" className="btn btn-outline-primary w-100" disabled={busy || !ready} aria-busy={busy} onClick={() => void run()}>
+      <button type="button" className="btn btn-outline-primary w-100" disabled={busy} aria-busy={busy} onClick={() => void run()} data-staff-passkey-button>
         {busy ? t('passkey_busy') : t(label)}
       </button>
     </div>
