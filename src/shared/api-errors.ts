@@ -52,6 +52,10 @@ export const API_ERRORS = {
   payments_unavailable: 503,
   invalid_signature: 401,
   gif_search_unavailable: 503,
+  passkey_required: 403,
+  passkey_invalid: 400,
+  passkey_exists: 409,
+  passkey_limit: 403,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

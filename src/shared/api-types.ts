@@ -656,6 +656,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/passkeys.php?options=1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The WebAuthn options to add a passkey for the signed-in member (PASS-01) */
+        post: operations["passkeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/passkeys.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Store the passkey the browser made with the options' challenge, under a name (PASS-01) */
+        post: operations["addPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/passkey-login.php?options=1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The WebAuthn options to log in with a passkey of this site (PASS-01)
+         * @description No credentials are listed (discoverable credentials); the browser offers its passkeys for this host.
+         */
+        post: operations["passkeyLoginOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/passkey-login.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log in with a passkey alone; sets the session and device cookies like the password login (PASS-01, AUTH-04)
+         * @description Throttled on the same counters as the password login (AUTH-03, SEC-13); the session is rotated. The session remembers the passkey: removing the passkey ends it (docs/decisions/087-removing-a-passkey.md).
+         */
+        post: operations["passkeyLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * WebAuthn options for the back office (PASS-01) — a staff login's second factor, or a new passkey for the signed-in staff member
+         * @description `purpose: login` needs no session (the answer goes into the login form with the e-mail address and password); `purpose: register` needs a staff session. Same-origin only (cookie path /admin, SameSite=Strict).
+         */
+        post: operations["staffPasskeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -670,6 +764,46 @@ export interface components {
             /** @description Photos that count towards the limit (all but removed ones) */
             count: number;
             limit: number;
+        };
+        /** @description WebAuthn options in the JSON form of @simplewebauthn (challenge and ids base64url) */
+        WebAuthnOptions: {
+            challenge: string;
+            rpId?: string;
+            timeout?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        PasskeyRegistration: {
+            /** @description The member's name for it; empty gives a default name */
+            name?: string;
+            response: components["schemas"]["WebAuthnCredential"];
+        };
+        PasskeyAssertion: {
+            response: components["schemas"]["WebAuthnCredential"];
+        };
+        /** @description RegistrationResponseJSON or AuthenticationResponseJSON as @simplewebauthn/browser makes them */
+        WebAuthnCredential: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            authenticatorAttachment?: string;
+            clientExtensionResults?: {
+                [key: string]: unknown;
+            };
+            response: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        Passkey: {
+            id: number;
+            name: string;
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            last_used: string | null;
         };
         Gif: {
             id: string;
@@ -697,7 +831,7 @@ export interface components {
             cost: number;
         };
         /** @enum {string} */
-        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "account_banned" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused" | "discount_not_found" | "discount_already_used" | "discount_expired" | "discount_in_use" | "payments_unavailable" | "invalid_signature" | "gif_search_unavailable";
+        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "account_banned" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused" | "discount_not_found" | "discount_already_used" | "discount_expired" | "discount_in_use" | "payments_unavailable" | "invalid_signature" | "gif_search_unavailable" | "passkey_required" | "passkey_invalid" | "passkey_exists" | "passkey_limit";
         Error: {
             error: components["schemas"]["ErrorCode"];
             message?: string;
@@ -1325,7 +1459,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             401: components["responses"]["Error"];
-            /** @description account_deletion_pending — the account is deleted but can still be reactivated through the mailed link (DEL-01) */
+            /** @description account_deletion_pending — the account is deleted but can still be reactivated through the mailed link (DEL-01); account_banned; passkey_required — the member turned on "passkey required" (PASS-01), said only when the password was right */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2548,6 +2682,181 @@ export interface operations {
                     "application/json": components["schemas"]["GiftCatalogue"];
                 };
             };
+            403: components["responses"]["Error"];
+        };
+    };
+    passkeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PublicKeyCredentialCreationOptionsJSON, for `navigator.credentials.create` (discoverable credential) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptions"];
+                };
+            };
+            403: components["responses"]["Error"];
+        };
+    };
+    addPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRegistration"];
+            };
+        };
+        responses: {
+            /** @description The stored passkey */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            /** @description passkey_invalid — the answer did not match its challenge, this host or this site; validation_failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description authentication_required; passkey_limit — the member holds the most passkeys there may be */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description passkey_exists — this authenticator's passkey is stored already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyLoginOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PublicKeyCredentialRequestOptionsJSON, for `navigator.credentials.get` (also with conditional mediation) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptions"];
+                };
+            };
+        };
+    };
+    passkeyLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyAssertion"];
+            };
+        };
+        responses: {
+            /** @description Logged in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["Error"];
+            /** @description invalid_credentials — unknown passkey, a wrong signature, challenge, host or counter */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description account_banned, account_deletion_pending */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_attempts; `minutes` tells how long */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        minutes: number;
+                    };
+                };
+            };
+        };
+    };
+    staffPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    purpose: "login" | "register";
+                };
+            };
+        };
+        responses: {
+            /** @description Creation options (register) or request options (login) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebAuthnOptions"];
+                };
+            };
+            400: components["responses"]["Error"];
             403: components["responses"]["Error"];
         };
     };

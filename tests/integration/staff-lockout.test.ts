@@ -112,10 +112,10 @@ describe.each(await databaseKinds())('staff lockout (SEC-17) on %s', (kind) => {
     const entries = (await readAudit(db, { staffId: admin!.id, limit: 200 })).filter((r) => r.id > lastAudit);
     const failed = entries.filter((r) => r.action === 'staff.login_failed');
     expect(failed).toHaveLength(5);
-    for (const row of failed) expect(row.after).toEqual({ browser: 'new', ip: stranger });
+    for (const row of failed) expect(row.after).toEqual({ browser: 'new', ip: stranger, factor: 'code' });
     expect(entries.filter((r) => r.action === 'staff.login').map((r) => r.after)).toEqual([
-      { browser: 'known', ip: adminBrowser },
-      { browser: 'new', ip: adminBrowser },
+      { browser: 'known', ip: adminBrowser, factor: 'code' },
+      { browser: 'new', ip: adminBrowser, factor: 'code' },
     ]);
   });
 

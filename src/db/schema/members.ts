@@ -33,6 +33,8 @@ export const users = pgTable(
     publicProfile: boolean('public_profile').notNull().default(false),
     /** Read receipts and typing are sent to the people this member chats with (CHT-10); off sends neither. */
     chatSignals: boolean('chat_signals').notNull().default(true),
+    /** The member logs in with a passkey only (PASS-01): the password login is refused. Only with a passkey. */
+    passkeyRequired: boolean('passkey_required').notNull().default(false),
     /** The tracking record (CLI-04) the visitor arrived with. */
     tracking: jsonb('tracking').$type<Record<string, string>>(),
     /** First message written at signup from a member landing, for that member (SIGN-06). */

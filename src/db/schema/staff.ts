@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bytea } from './columns';
 import { users, type UserStatus } from './members';
 
 export type StaffRole = 'moderator' | 'operator' | 'admin';
@@ -27,6 +28,25 @@ export const staff = pgTable(
   (t) => [uniqueIndex('staff_email').on(sql`lower(${t.email})`)],
 );
 
+/** A staff member's passkeys (PASS-01): their second factor instead of the authenticator code. */
+export const staffPasskeys = pgTable(
+  'staff_passkeys',
+  {
+    id: serial('id').primaryKey(),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => staff.id, { onDelete: 'cascade' }),
+    credentialId: text('credential_id').notNull(),
+    publicKey: bytea('public_key').notNull(),
+    counter: integer('counter').notNull().default(0),
+    transports: text('transports').array().notNull().default([]),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('staff_passkeys_credential').on(t.credentialId), index('staff_passkeys_staff').on(t.staffId)],
+);
+
 /** A staff session: only the token's SHA-256 is stored; it ends after 8 hours, or 30 minutes unused. */
 export const staffSessions = pgTable(
   'staff_sessions',
@@ -39,6 +59,8 @@ export const staffSessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     ip: text('ip'),
+    /** The passkey this session's login used as its second factor (PASS-01): removing it ends the session. */
+    passkeyId: integer('passkey_id').references(() => staffPasskeys.id, { onDelete: 'cascade' }),
   },
   (t) => [index('staff_sessions_staff').on(t.staffId)],
 );

@@ -31,10 +31,10 @@ export interface CreatedSession {
   session: SessionRecord;
 }
 
-export async function createSession(db: Db, clock: Clock, userId: number, meta: { ip?: string | null; userAgent?: string | null } = {}): Promise<CreatedSession> {
+export async function createSession(db: Db, clock: Clock, userId: number, meta: { ip?: string | null; userAgent?: string | null; passkeyId?: number | null } = {}): Promise<CreatedSession> {
   const token = newSessionToken();
   const session = { id: sessionIdFromToken(token), userId, expiresAt: new Date(clock.now().getTime() + SESSION_TTL_MS) };
-  await db.insert(sessions).values({ ...session, ip: meta.ip ?? null, userAgent: meta.userAgent?.slice(0, 300) ?? null, createdAt: clock.now() });
+  await db.insert(sessions).values({ ...session, ip: meta.ip ?? null, userAgent: meta.userAgent?.slice(0, 300) ?? null, passkeyId: meta.passkeyId ?? null, createdAt: clock.now() });
   return { token, session };
 }
 

@@ -7,6 +7,7 @@
  * every other attempt on the address from its client, on the address from all clients, and on its IP.
  */
 import { randomBytes } from 'node:crypto';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { eq, sql } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import type { Db } from '../../db/client';
@@ -16,6 +17,8 @@ import { burnPasswordCheck, hashPassword, verifyPassword } from '../auth/passwor
 import { clearFailures, giveBackTry, loginTriesBlock, staffDeviceKey, takeLoginTries, trustedDeviceKeys, untrustedStaffKeys } from '../auth/throttle';
 import type { Clock } from '../clock';
 import { audit } from '../audit';
+import type { RelyingParty } from '../auth/webauthn';
+import { staffPasskeyFactor } from './passkeys';
 
 export const STAFF_ROLES: readonly StaffRole[] = ['moderator', 'operator', 'admin'];
 export const TOTP_ISSUER = 'Back office';
@@ -73,14 +76,19 @@ export async function createStaff(
 }
 
 export type StaffLogin =
-  /** `deviceCookie`: the staff device cookie this browser keeps from now on (a fresh nonce, its counter empty). */
-  { type: 'ok'; staff: StaffMember; deviceCookie: string } | { type: 'refused'; reason: 'invalid_credentials' } | { type: 'blocked'; minutes: number };
+  /**
+   * `deviceCookie`: the staff device cookie this browser keeps from now on (a fresh nonce, its counter empty);
+   * `passkeyId`: the passkey that was the second factor (PASS-01), null for the code.
+   */
+  { type: 'ok'; staff: StaffMember; deviceCookie: string; passkeyId: number | null } | { type: 'refused'; reason: 'invalid_credentials' } | { type: 'blocked'; minutes: number };
 
 /** One staff login attempt: the form, where it comes from and what the browser holds. */
 export interface StaffLoginRequest {
   email: string;
   password: string;
   code: string;
+  /** PASS-01: instead of the code, the browser's answer made with one of this staff member's passkeys, and the host's relying party. */
+  passkey?: { rp: RelyingParty; response: AuthenticationResponseJSON } | null;
   ip?: string | null;
   /** The browser's staff device cookie, as sent (checked here; anything invalid counts as none). */
   deviceCookie?: string | null;
@@ -90,7 +98,7 @@ export interface StaffLoginRequest {
 const MAX_ADDRESS_LENGTH = 254;
 
 /**
- * Password and code, both right, or nothing; which one was wrong is not said, and a wrong code counts
+ * Password and code (or, PASS-01, a passkey of this staff member instead of the code), both right, or nothing; which one was wrong is not said, and a wrong code counts
  * as a failure like a wrong password. A code is accepted once: its time step must be newer than the
  * last one used (a conditional update, so two logins racing with one code cannot both pass).
  */
@@ -116,8 +124,17 @@ export async function loginStaff(deps: { db: Db; clock: Clock; staffDevices: Dev
 
   const now = deps.clock.now();
   const passwordOk = row ? await verifyPassword(row.passwordHash, input.password) : await burnPasswordCheck(input.password);
-  const step = row && passwordOk && row.active ? totpStep(row.totpSecret, input.code.trim(), now) : null;
+  const usePasskey = Boolean(input.passkey);
+  const step = row && passwordOk && row.active && !usePasskey ? totpStep(row.totpSecret, input.code.trim(), now) : null;
   let claimed = false;
+  let passkeyId: number | null = null;
+  if (row && passwordOk && row.active && input.passkey) {
+    passkeyId = await staffPasskeyFactor(deps, input.passkey.rp, row.id, input.passkey.response);
+    if (passkeyId !== null) {
+      await deps.db.update(staff).set({ lastLoginAt: now }).where(eq(staff.id, row.id));
+      claimed = true;
+    }
+  }
   if (row && step !== null) {
     const [updated] = await deps.db
       .update(staff)
@@ -127,7 +144,7 @@ export async function loginStaff(deps: { db: Db; clock: Clock; staffDevices: Dev
     claimed = updated !== undefined;
   }
   // What admins read in the audit log: from which client, and whether it was a known browser.
-  const seen = { browser: device ? 'known' : 'new', ip };
+  const seen = { browser: device ? 'known' : 'new', ip, factor: usePasskey ? 'passkey' : 'code' };
   if (!row || !claimed) {
     if (row) await audit(deps.db, { staffId: row.id, action: 'staff.login_failed', targetType: 'staff', targetId: row.id, after: seen }, now);
     const blocked = loginTriesBlock(taken.tries);
@@ -138,7 +155,7 @@ export async function loginStaff(deps: { db: Db; clock: Clock; staffDevices: Dev
   await clearFailures(deps, keys.clearedBySuccess);
   for (const t of taken.tries) if (t.key !== keys.clearedBySuccess) await giveBackTry(deps, t);
   await audit(deps.db, { staffId: row.id, action: 'staff.login', targetType: 'staff', targetId: row.id, after: seen }, now);
-  return { type: 'ok', staff: { id: row.id, email: row.email, name: row.name, role: row.role }, deviceCookie: deps.staffDevices.issue(row.id) };
+  return { type: 'ok', staff: { id: row.id, email: row.email, name: row.name, role: row.role }, deviceCookie: deps.staffDevices.issue(row.id), passkeyId };
 }
 
 /** A random password for a new staff account (told once, changed by its owner). */

@@ -13,10 +13,11 @@ export const STAFF_COOKIE = 'staff_session';
 export const STAFF_SESSION_MAX_MS = 8 * 60 * 60 * 1000;
 export const STAFF_SESSION_IDLE_MS = 30 * 60 * 1000;
 
-export async function createStaffSession(deps: { db: Db; clock: Clock }, staffId: number, ip: string | null): Promise<string> {
+/** `passkeyId`: the passkey the login used as its second factor (PASS-01): removing it ends the session. */
+export async function createStaffSession(deps: { db: Db; clock: Clock }, staffId: number, ip: string | null, passkeyId: number | null = null): Promise<string> {
   const token = newSessionToken();
   const now = deps.clock.now();
-  await deps.db.insert(staffSessions).values({ id: sessionIdFromToken(token), staffId, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + STAFF_SESSION_MAX_MS), ip });
+  await deps.db.insert(staffSessions).values({ id: sessionIdFromToken(token), staffId, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + STAFF_SESSION_MAX_MS), ip, passkeyId });
   return token;
 }
 

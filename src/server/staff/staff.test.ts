@@ -35,7 +35,7 @@ describe('staff accounts, second factor, sessions and the audit log (OPS-04)', (
     });
     expect(await loginStaff(deps(), { email: 'nobody@example.com', password: 'a-staff-password-9', code })).toEqual({ type: 'refused', reason: 'invalid_credentials' });
     const ok = await loginStaff(deps(), { email: 'MOD@example.com', password: 'a-staff-password-9', code });
-    expect(ok).toEqual({ type: 'ok', staff: { id, email: 'mod@example.com', name: 'Mo', role: 'moderator' }, deviceCookie: expect.any(String) });
+    expect(ok).toEqual({ type: 'ok', staff: { id, email: 'mod@example.com', name: 'Mo', role: 'moderator' }, deviceCookie: expect.any(String), passkeyId: null });
     // The same code again (someone who saw it): refused.
     expect((await loginStaff(deps(), { email: 'mod@example.com', password: 'a-staff-password-9', code })).type).toBe('refused');
     // A code from the next step works; one from five minutes ago does not.

@@ -5,15 +5,31 @@
  */
 import { requestEmailChange } from '../accounts/email-change';
 import { changePassword, setChatSignals, setPublicProfile, setInvisible } from '../accounts/preferences';
+import { PASSKEY_NAME_MAX, removePasskey, renamePasskey, setPasskeyRequired } from '../auth/passkeys';
 import type { CurrentUser } from '../members/account';
 import type { RequestContext } from './request-context';
 import { invalid, redirect, translateFields, type MultiActionSpec } from './form-action';
 
 /** The forms on the page, as named by the posted `form` field. */
-export type SettingsFormName = 'email' | 'password' | 'invisible' | 'chat_signals' | 'public_profile';
+export type SettingsFormName = 'email' | 'password' | 'invisible' | 'chat_signals' | 'public_profile' | 'passkey_rename' | 'passkey_remove' | 'passkey_required';
 
 /** The notices a successful post returns with (`?saved=`). */
-export const SETTINGS_SAVED = ['email', 'password', 'invisible_on', 'invisible_off', 'chat_signals_on', 'chat_signals_off', 'public_profile_on', 'public_profile_off'] as const;
+export const SETTINGS_SAVED = [
+  'email',
+  'password',
+  'invisible_on',
+  'invisible_off',
+  'chat_signals_on',
+  'chat_signals_off',
+  'public_profile_on',
+  'public_profile_off',
+  'passkey_added',
+  'passkey_renamed',
+  'passkey_removed',
+  'passkey_removed_required_off',
+  'passkey_required_on',
+  'passkey_required_off',
+] as const;
 export type SettingsSaved = (typeof SETTINGS_SAVED)[number];
 
 /** The actions of the settings page for the signed-in `user`. */
@@ -62,7 +78,33 @@ export function settingsForm(ctx: Pick<RequestContext, 'app' | 'site' | 't' | 's
         await setChatSignals(app, user.id, on);
         return redirect(`/settings?saved=${on ? 'chat_signals_on' : 'chat_signals_off'}#chat-signals`);
       },
+      // PASS-01: a passkey's name; removing one ends the other sessions that logged in with it (decision 087).
+      passkey_rename: async (form) => {
+        const id = passkeyIdOf(form.text('passkey'));
+        const name = form.text('name').replace(/\s+/g, ' ').trim();
+        if (!name || name.length > PASSKEY_NAME_MAX) return invalid(400, { formError: t('settings:passkey_name_invalid', { max: PASSKEY_NAME_MAX }) });
+        if (id === null || !(await renamePasskey(app.db, user.id, id, name))) return invalid(404, { formError: t('settings:passkey_not_found') });
+        return redirect('/settings?saved=passkey_renamed#passkeys');
+      },
+      passkey_remove: async (form) => {
+        const id = passkeyIdOf(form.text('passkey'));
+        const removed = id === null ? null : await removePasskey(app.db, user.id, id, ctx.sessionId);
+        if (!removed) return invalid(404, { formError: t('settings:passkey_not_found') });
+        return redirect(`/settings?saved=${removed.requiredOff ? 'passkey_removed_required_off' : 'passkey_removed'}#passkeys`);
+      },
+      passkey_required: async (form) => {
+        const value = form.text('passkey_required');
+        if (value !== '1' && value !== '0') return invalid(400, { formError: t('errors:invalid_choice') });
+        const result = await setPasskeyRequired(app.db, user.id, value === '1');
+        if (result.type === 'error') return invalid(409, { formError: t('settings:passkey_required_needs_one') });
+        return redirect(`/settings?saved=passkey_required_${value === '1' ? 'on' : 'off'}#passkeys`);
+      },
     },
     otherwise: () => invalid(400, { formError: t('errors:invalid_choice') }),
   };
+}
+
+/** A posted passkey id, or null when it cannot be one. */
+function passkeyIdOf(value: string): number | null {
+  return /^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2147483647 ? Number(value) : null;
 }

@@ -5,6 +5,7 @@
  */
 import { emailStatus } from '../../accounts/email-change';
 import { chatSignalsOf, NOTIFICATION_KEYS, publicProfileOf } from '../../accounts/preferences';
+import { listPasskeys, PASSKEY_NAME_MAX, passkeyRequiredOf } from '../../auth/passkeys';
 import type { CurrentUser } from '../../members/account';
 import type { RefusedPost } from '../form-action';
 import { SETTINGS_SAVED, type SettingsFormName, type SettingsSaved } from '../settings';
@@ -31,6 +32,18 @@ function noticeOf(t: Translate, saved: SettingsSaved | null, pending: string | n
       return t('chats:signals_saved_on');
     case 'chat_signals_off':
       return t('chats:signals_saved_off');
+    case 'passkey_added':
+      return t('settings:passkey_added');
+    case 'passkey_renamed':
+      return t('settings:passkey_renamed');
+    case 'passkey_removed':
+      return t('settings:passkey_removed');
+    case 'passkey_removed_required_off':
+      return t('settings:passkey_removed_required_off');
+    case 'passkey_required_on':
+      return t('settings:passkey_required_on');
+    case 'passkey_required_off':
+      return t('settings:passkey_required_off');
     default:
       return null;
   }
@@ -45,7 +58,7 @@ function notificationSummaryOf(t: Translate, disabled: readonly string[]): strin
 }
 
 export async function settingsPage(
-  ctx: Pick<RequestContext, 'app' | 't'>,
+  ctx: Pick<RequestContext, 'app' | 't' | 'lang'>,
   user: Pick<CurrentUser, 'id' | 'notifications_disabled'>,
   posted: RefusedPost<undefined, SettingsFormName> | null,
   url: URL,
@@ -60,7 +73,13 @@ export async function settingsPage(
   const saved = (SETTINGS_SAVED as readonly string[]).includes(savedParam ?? '') ? (savedParam as SettingsSaved) : null;
 
   const { confirmed, pending } = await emailStatus(app, user.id);
-  const [chatSignals, publicProfile] = await Promise.all([chatSignalsOf(app, user.id), publicProfileOf(app, user.id)]);
+  const [chatSignals, publicProfile, passkeys, passkeyRequired] = await Promise.all([
+    chatSignalsOf(app, user.id),
+    publicProfileOf(app, user.id),
+    listPasskeys(app.db, user.id),
+    passkeyRequiredOf(app.db, user.id),
+  ]);
+  const date = new Intl.DateTimeFormat(ctx.lang, { dateStyle: 'medium' });
 
   return {
     failedForm,
@@ -72,6 +91,13 @@ export async function settingsPage(
     chatSignals,
     publicProfile,
     notificationSummary: notificationSummaryOf(t, user.notifications_disabled),
+    /** PASS-01: the member's passkeys, "passkey required", and the refusal of a passkey form, if one was posted. */
+    passkeys: {
+      list: passkeys.map((p) => ({ id: p.id, name: p.name, created: date.format(p.createdAt), lastUsed: p.lastUsedAt ? date.format(p.lastUsedAt) : null })),
+      required: passkeyRequired,
+      error: failedForm?.startsWith('passkey_') ? formError : null,
+      nameMax: PASSKEY_NAME_MAX,
+    },
     notice: noticeOf(t, saved, pending),
     /** The error of `field` in `form`, only when that form was the one posted. */
     err: (form: SettingsFormName, field: string) => (failedForm === form ? fieldErrors[field] : undefined),
@@ -87,6 +113,7 @@ export async function settingsPage(
     sections: [
       ['email', t('settings:email_title')],
       ['password', t('settings:password_title')],
+      ['passkeys', t('settings:passkeys_title')],
       ['push', t('settings:push_title')],
       ['notifications', t('settings:notifications_title')],
       ['invisible', t('settings:invisible_title')],
