@@ -716,6 +716,8 @@ export interface components {
             attachment: string | null;
             client_id: string;
             credits: number;
+            /** @description SAFE-02: the message asks for money, payment details, gift cards or crypto, or to move to another app, and the one asking is the other member: show the safety notice with it. Always false for the sender and on messages of fictional profiles. */
+            safety_notice: boolean;
             /** Format: date-time */
             created_at: string;
         };
