@@ -2,8 +2,8 @@
  * The profile screen's buttons as server forms (MEM-03, BLK-01; decision 023): like, unlike, block,
  * unblock, posted to `/members/{id}` from that page and from `/likes/m/{id}`, and sent back there
  * (post-redirect-get). `report` (SAFE-01) comes from the profile and the chat screen (its report sheet
- * posts here too) and goes back to where it came from with `?reported=1`, or, blocking in the same
- * step, to the profile's 'blocked' screen. Visitors are sent to the signup with the 'login required' text (SPEC §8). A
+ * posts here too) and goes back to where it came from with `?reported=1`; blocking in the same step, to
+ * the chat list (from the chat: the conversation is gone) or the profile's 'blocked' screen. Visitors are sent to the signup with the 'login required' text (SPEC §8). A
  * member not listed to the viewer answers 404 for a like (a block is never revealed); blocking is
  * always allowed for a member of the same site (blocks.ts).
  */
@@ -84,7 +84,10 @@ export function memberProfileForm(
           if (result.reason === 'rate_limited') return invalid(429, { formError: t('safety:report_limit'), reason: 'rate_limited' });
           return result.reason === 'self' ? invalid(400, { formError: t('errors:validation_failed'), reason: 'self' }) : notFound();
         }
-        return redirect(result.blocked ? `/members/${memberId}?blocked=1&reported=1` : `${reportReturnPath(form.text('next'), memberId)}?reported=1`);
+        const back = reportReturnPath(form.text('next'), memberId);
+        // Blocked from the chat: its conversation is gone, so the chat list; from a profile, the page about the block.
+        if (result.blocked) return redirect(back.startsWith('/chats/') || back.endsWith('/chat') ? '/chats?reported=1' : `/members/${memberId}?blocked=1&reported=1`);
+        return redirect(`${back}?reported=1`);
       },
     },
     otherwise: () => invalid(400, { formError: t('errors:validation_failed'), reason: 'unknown_action' }),
