@@ -52,6 +52,7 @@ export const API_ERRORS = {
   payments_unavailable: 503,
   invalid_signature: 401,
   gif_search_unavailable: 503,
+  report_limit_reached: 429,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

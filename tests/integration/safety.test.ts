@@ -116,6 +116,29 @@ describe('safety in the chat over HTTP', () => {
     const refused = await post(`/members/${target}`, { action: 'report', reason: 'spam' }, { session: premium.token });
     expect(refused.status).toBe(429);
     expect(refused.text).toContain('You have sent many reports today.');
+    const api = await server.request('/api/report.php', { method: 'POST', headers: XHR, cookies: { session: premium.token }, body: { id: target, reason: 'spam' } });
+    expect(api.status).toBe(429);
+    expect(api.json().error).toBe('report_limit_reached');
+  });
+
+  it('SAFE-01 /api/report.php reports and blocks in one call; bad input is a stable error code and stores nothing', async () => {
+    const db = server.booted.app.db;
+    const report = (body: unknown, token: string | null = free.token) => server.request('/api/report.php', { method: 'POST', headers: XHR, cookies: token ? { session: token } : {}, body });
+    const before = await db.$count(complaints);
+    expect((await report({ id: others[3], reason: 'because' })).json().error).toBe('validation_failed');
+    expect((await report({ id: others[3], reason: 'spam', extra: 1 })).status).toBe(400);
+    expect((await report({ id: free.id, reason: 'spam' })).json().error).toBe('self_not_allowed');
+    const unknown = await report({ id: 2_000_000_000, reason: 'spam' });
+    expect([unknown.status, unknown.json().error]).toEqual([404, 'member_not_found']);
+    expect((await report({ id: others[3], reason: 'spam' }, null)).json().error).toBe('authentication_required');
+    expect(await db.$count(complaints)).toBe(before);
+    const ok = await report({ id: others[3], reason: 'underage', note: 'Says she is 16', block: true });
+    expect(ok.status).toBe(201);
+    expect(ok.json()).toMatchObject({ ok: true, blocked: true });
+    const [row] = await db.select().from(complaints).where(eq(complaints.id, ok.json().id));
+    expect(row).toMatchObject({ kind: 'report', reason: 'underage', reportedUserId: others[3], userId: free.id, message: 'Says she is 16' });
+    const blocked = await server.request('/api/block.php', { method: 'POST', headers: XHR, cookies: { session: free.token }, body: { id: others[3] } });
+    expect(blocked.json().created).toBe(false);
   });
 
   it('SAFE-02 the safety page: moderators read the counts and lists, only admins save; a bad language is refused', async () => {
