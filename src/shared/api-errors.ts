@@ -56,6 +56,7 @@ export const API_ERRORS = {
   passkey_invalid: 400,
   passkey_exists: 409,
   passkey_limit: 403,
+  report_limit_reached: 429,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

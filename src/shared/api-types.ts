@@ -454,6 +454,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/report.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a member or one of their messages to the moderators, and block them in the same step if asked (SAFE-01)
+         * @description The report carries the reported member's newest messages to the reporter and the message given in `message` (marked), copied for the moderators. Each reason is one of the fixed list; `note` is optional (at most 1000 characters). At most 10 reports per member in 24 hours: the eleventh is `report_limit_reached` (429). Oneself is `self_not_allowed`, anyone not of the site `member_not_found`.
+         */
+        post: operations["reportMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/chats.php": {
         parameters: {
             query?: never;
@@ -831,7 +851,7 @@ export interface components {
             cost: number;
         };
         /** @enum {string} */
-        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "account_banned" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused" | "discount_not_found" | "discount_already_used" | "discount_expired" | "discount_in_use" | "payments_unavailable" | "invalid_signature" | "gif_search_unavailable" | "passkey_required" | "passkey_invalid" | "passkey_exists" | "passkey_limit";
+        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "account_banned" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused" | "discount_not_found" | "discount_already_used" | "discount_expired" | "discount_in_use" | "payments_unavailable" | "invalid_signature" | "gif_search_unavailable" | "passkey_required" | "passkey_invalid" | "passkey_exists" | "passkey_limit" | "report_limit_reached";
         Error: {
             error: components["schemas"]["ErrorCode"];
             message?: string;
@@ -861,6 +881,8 @@ export interface components {
             attachment: string | null;
             client_id: string;
             credits: number;
+            /** @description SAFE-02: the message asks for money, payment details, gift cards or crypto, or to move to another app, and the one asking is the other member: show the safety notice with it. Always false for the sender and on messages of fictional profiles. */
+            safety_notice: boolean;
             /** Format: date-time */
             created_at: string;
         };
@@ -2269,6 +2291,48 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             403: components["responses"]["Error"];
+        };
+    };
+    reportMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                    /** @enum {string} */
+                    reason: "scam" | "harassment" | "fake" | "inappropriate" | "spam" | "underage" | "other";
+                    /** @description The message the report is about (one of the member's to the reporter) */
+                    message?: number | null;
+                    note?: string;
+                    /** @default false */
+                    block?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Reported (and blocked, when asked) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        /** @description The report's number */
+                        id: number;
+                        blocked: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            429: components["responses"]["Error"];
         };
     };
     getChats: {

@@ -20,6 +20,7 @@ function message(id: number, patch: Partial<ChatMessageJson> = {}): ChatMessageJ
     attachment: null,
     client_id: `client-${id}-xxxx`,
     credits: 0,
+    safety_notice: false,
     created_at: '2026-11-27T00:00:00.000Z',
     ...patch,
   };

@@ -196,14 +196,14 @@ export function sendDraft(): void {
   update((s) => ({ refusal: null, messages: addPending(s.messages, pending), draft: '' }));
   // The message ends the other side's 'typing…' (they clear it when it arrives): the next keystroke announces it again.
   lastTypingSent = 0;
-  void sendMessage({ ...pending, id: 0, credits: 0, state: 'sending' });
+  void sendMessage({ ...pending, id: 0, credits: 0, safety_notice: false, state: 'sending' });
 }
 
 /** A gift or a gif: shown at once (`shownAs`: the gif's address), sent with its own client id like a text. */
 export function sendItem(kind: 'gift' | 'gif', attachment: string, shownAs: string | null): void {
   const pending = pendingOf(kind, '', shownAs ?? attachment, newClientId());
   update((s) => ({ refusal: null, messages: addPending(s.messages, pending) }));
-  void sendMessage({ ...pending, attachment, id: 0, credits: 0, state: 'sending' });
+  void sendMessage({ ...pending, attachment, id: 0, credits: 0, safety_notice: false, state: 'sending' });
 }
 
 /** The multipart body of `/api/chat-photo.php`; openapi-fetch sends a FormData as it is (the browser sets the boundary). */

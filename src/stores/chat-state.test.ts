@@ -7,7 +7,20 @@ const PARTNER = 9;
 const TZ = 'Europe/Amsterdam';
 
 function shown(id: number, sender: number, at: string, state: ShownMessage['state'] = 'stored'): ShownMessage {
-  return { id, conversation: 3, sender, recipient: sender === ME ? PARTNER : ME, kind: 'text', body: `m${id}`, attachment: null, client_id: `c${id}`, credits: 0, created_at: at, state };
+  return {
+    id,
+    conversation: 3,
+    sender,
+    recipient: sender === ME ? PARTNER : ME,
+    kind: 'text',
+    body: `m${id}`,
+    attachment: null,
+    client_id: `c${id}`,
+    credits: 0,
+    safety_notice: false,
+    created_at: at,
+    state,
+  };
 }
 
 const shape = (items: ReturnType<typeof chatTimeline>) => items.map((i) => (i.type === 'day' ? `day:${i.label}:${i.day}` : `${i.message.id}${i.first ? '<' : ''}${i.last ? '>' : ''}`));

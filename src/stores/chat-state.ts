@@ -35,8 +35,8 @@ export function mergeStored(list: ShownMessage[], incoming: readonly ChatMessage
 }
 
 /** Adds the member's own message as it is being sent. */
-export function addPending(list: ShownMessage[], message: Omit<ChatMessageJson, 'id' | 'credits' | 'created_at'> & { created_at: string }): ShownMessage[] {
-  return sortMessages([...list, { ...message, id: 0, credits: 0, state: 'sending' }]);
+export function addPending(list: ShownMessage[], message: Omit<ChatMessageJson, 'id' | 'credits' | 'created_at' | 'safety_notice'> & { created_at: string }): ShownMessage[] {
+  return sortMessages([...list, { ...message, id: 0, credits: 0, safety_notice: false, state: 'sending' }]);
 }
 
 /** Marks a pending send failed (or sending again), by client id. */

@@ -5,7 +5,7 @@
  * Message ids come from one sequence: they order every conversation and are the `id:` of the live stream.
  */
 import { sql } from 'drizzle-orm';
-import { bigserial, bigint, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, bigint, boolean, check, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './members';
 import { sites } from './sites';
 
@@ -93,10 +93,19 @@ export const messages = pgTable(
     /** The sender's id for this send (CHT-11): a retry with the same id is the same message. */
     clientId: text('client_id').notNull(),
     credits: integer('credits').notNull().default(0),
+    /**
+     * SAFE-02: the text asks for money, payment details, gift cards or crypto, or to move to another app
+     * (src/server/safety/phrases.ts), decided once when it was sent; never set on a fictional profile's
+     * message. The recipient sees a safety notice with it; moderators count them per sender.
+     */
+    safetyFlagged: boolean('safety_flagged').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('messages_client').on(t.senderId, t.clientId),
+    index('messages_safety_flagged')
+      .on(t.senderId, t.createdAt)
+      .where(sql`${t.safetyFlagged}`),
     index('messages_conversation').on(t.conversationId, t.id.desc()),
     index('messages_recipient').on(t.recipientId, t.id),
     check('messages_credits_not_negative', sql`${t.credits} >= 0`),

@@ -1,6 +1,6 @@
 /** What visitors send and operators publish: page beacons, complaints, token pages, invitation requests. */
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sites } from './sites';
 import { users } from './members';
 
@@ -15,23 +15,63 @@ export const pageEvents = pgTable('page_events', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Complaints filed through /complaints (STA-03); handled by support (OPS-01). */
+/** Complaints filed through /complaints (STA-03) or as a member's report (SAFE-01); handled by support (OPS-01). */
 export type ComplaintStatus = 'open' | 'in_progress' | 'handled';
+/** 'form': the /complaints page; 'report': a member reported another from the chat or the profile (SAFE-01). */
+export type ComplaintKind = 'form' | 'report';
+/** Why a member reported another (SAFE-01). */
+export type ReportReason = 'scam' | 'harassment' | 'fake' | 'inappropriate' | 'spam' | 'underage' | 'other';
 
-export const complaints = pgTable('complaints', {
-  id: serial('id').primaryKey(),
-  siteId: integer('site_id')
-    .notNull()
-    .references(() => sites.id),
-  userId: integer('user_id'),
-  name: text('name').notNull(),
-  email: text('email').notNull(),
-  subject: text('subject').notNull(),
-  message: text('message').notNull(),
-  /** new ('open'), in progress, resolved ('handled') — the back office moves it (OPS-01). */
-  status: text('status').$type<ComplaintStatus>().notNull().default('open'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const complaints = pgTable(
+  'complaints',
+  {
+    id: serial('id').primaryKey(),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id),
+    userId: integer('user_id'),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    /** new ('open'), in progress, resolved ('handled') — the back office moves it (OPS-01). */
+    status: text('status').$type<ComplaintStatus>().notNull().default('open'),
+    kind: text('kind').$type<ComplaintKind>().notNull().default('form'),
+    /** A report's member (SAFE-01); null on the form's complaints. No foreign key: the complaint outlives the account. */
+    reportedUserId: integer('reported_user_id'),
+    reason: text('reason').$type<ReportReason>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('complaints_reported')
+      .on(t.reportedUserId)
+      .where(sql`${t.reportedUserId} is not null`),
+    index('complaints_reporter').on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * The messages a report carries (SAFE-01), copied when it was filed: the evidence stays what the
+ * reporter saw even if the conversation or the account goes. `reported` marks the message the report was
+ * made from (when it was made from one).
+ */
+export const complaintMessages = pgTable(
+  'complaint_messages',
+  {
+    complaintId: integer('complaint_id')
+      .notNull()
+      .references(() => complaints.id, { onDelete: 'cascade' }),
+    messageId: bigint('message_id', { mode: 'number' }).notNull(),
+    senderId: integer('sender_id').notNull(),
+    kind: text('kind').notNull(),
+    body: text('body').notNull(),
+    attachment: text('attachment'),
+    safetyFlagged: boolean('safety_flagged').notNull().default(false),
+    reported: boolean('reported').notNull().default(false),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.complaintId, t.messageId] })],
+);
 
 /** Operator pages reached at `/{token}` (STA-01), per site and language. */
 export const tokenPages = pgTable(

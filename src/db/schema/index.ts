@@ -17,3 +17,4 @@ export * from './staff';
 export * from './directdebit';
 export * from './operators';
 export * from './jobs';
+export * from './safety';

@@ -82,6 +82,8 @@ export interface ChatRoomProps {
   limitReached: boolean;
   /** The site's credit packages, each linked to its purchase (/credits?package=…), in the 'not enough credits' card. */
   packages: ChatPackage[];
+  /** This screen's path: a report made from a message's safety notice comes back here (SAFE-01). */
+  here: string;
 }
 
 /** Within this many pixels of the bottom the list counts as 'at the newest' (new messages scroll into view). */
@@ -309,6 +311,17 @@ export default function ChatRoom({ data }: { data: PackedProps<ChatRoomProps> })
                           {m.body ? `: ${m.body}` : ''}
                         </p>
                       )}
+                    </div>
+                  )}
+                  {m.safety_notice && !mine && !props.partner.fictional && (
+                    <div className="chat-safety" role="note" data-safety-notice>
+                      <Icon name="alert" size={16} />
+                      <p>
+                        {t('safety_notice')}{' '}
+                        <a href={`/members/${props.partner.id}?confirm=report&message=${m.id}&next=${encodeURIComponent(props.here)}`} data-report-open data-report-message={m.id}>
+                          {t('safety_report')}
+                        </a>
+                      </p>
                     </div>
                   )}
                   {meta && (

@@ -29,7 +29,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
     if (result.reason === 'photo_invalid' || result.reason === 'photo_too_large' || result.reason === 'photo_limit_reached') throw new ApiError(result.reason);
     throw sendRefusal(result.reason, 'balance' in result ? result : undefined);
   }
-  return json({ message: messageJson(result.message), balance: result.balance, replayed: result.replayed } satisfies ChatPhotoAnswer, { status: result.replayed ? 200 : 201 });
+  return json({ message: messageJson(result.message, user.id), balance: result.balance, replayed: result.replayed } satisfies ChatPhotoAnswer, { status: result.replayed ? 200 : 201 });
 });
 
 export const ALL = methodNotAllowed;

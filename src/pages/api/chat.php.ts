@@ -35,7 +35,7 @@ export const GET = endpoint(async ({ locals, url }) => {
   const view = 'id' in q ? await conversationFor(locals.app.db, member, q.id) : await conversationWith(locals.app.db, member, q.member);
   if (!view) throw new ApiError('conversation_not_found');
   const page = await history(locals.app.db, view, q.before === undefined ? {} : { before: q.before });
-  return json({ conversation: conversationJson(locals.site.settings.cdn_prefix, view), messages: page.messages.map(messageJson), more: page.more } satisfies ConversationAnswer);
+  return json({ conversation: conversationJson(locals.site.settings.cdn_prefix, view), messages: page.messages.map((m) => messageJson(m, user.id)), more: page.more } satisfies ConversationAnswer);
 });
 
 export const POST = endpoint(async ({ locals, request, url }) => {
@@ -52,7 +52,7 @@ export const POST = endpoint(async ({ locals, request, url }) => {
     attachment: attachment.value,
   });
   if (result.type === 'refused') throw sendRefusal(result.reason, result);
-  return json({ message: messageJson(result.message), balance: result.balance, replayed: result.replayed } satisfies SentMessageAnswer, { status: result.replayed ? 200 : 201 });
+  return json({ message: messageJson(result.message, user.id), balance: result.balance, replayed: result.replayed } satisfies SentMessageAnswer, { status: result.replayed ? 200 : 201 });
 });
 
 export const PUT = endpoint(async ({ locals, request, url }) => {

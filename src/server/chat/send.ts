@@ -45,6 +45,7 @@ import type { NotifyEvent } from '../notify/notify';
 import type { EventBus } from '../realtime/bus';
 import { blockedBetween } from '../members/blocks';
 import { isListedTo } from '../members/visibility';
+import { currentSafetyMatcher } from '../safety/lists';
 
 export interface ChatDeps {
   db: Db;
@@ -87,6 +88,8 @@ export interface ChatMessage {
   attachment: string | null;
   clientId: string;
   credits: number;
+  /** SAFE-02: the recipient is shown a safety notice with it (decided when it was sent). */
+  safetyFlagged: boolean;
   createdAt: Date;
 }
 
@@ -143,6 +146,7 @@ const toMessage = (row: typeof messages.$inferSelect): ChatMessage => ({
   attachment: row.attachment,
   clientId: row.clientId,
   credits: row.credits,
+  safetyFlagged: row.safetyFlagged,
   createdAt: row.createdAt,
 });
 
@@ -203,6 +207,7 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
   if (await blockedBetween(db, sender.userId, recipient.id)) return { type: 'refused', reason: 'member_not_found' };
   if (recipient.status === 'not_confirmed') return { type: 'refused', reason: 'recipient_unconfirmed' };
 
+  const safetyFlagged = await asksForSafetyNotice(db, sender.userId, input.body);
   const [low, high] = sender.userId < recipient.id ? [sender.userId, recipient.id] : [recipient.id, sender.userId];
   const now = deps.clock.now();
   let started = false;
@@ -261,6 +266,7 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
           attachment: input.attachment ?? null,
           clientId: input.clientId,
           credits: cost,
+          safetyFlagged,
           createdAt: now,
         })
         .returning();
@@ -296,6 +302,17 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
   await deps.bus.publish('chat.message', { messageId: message.id, conversationId: message.conversationId, senderId: message.senderId, recipientId: message.recipientId, siteId: sender.siteId });
   await deps.notify?.(recipient.id, { type: started ? 'new_conversation' : 'new_message', fromUserId: sender.userId, conversationId: message.conversationId });
   return { type: 'sent', message, replayed: false, balance: result.balance, started };
+}
+
+/**
+ * SAFE-02: whether a message's text asks for money, payment details, gift cards or crypto, or to move to
+ * another app (the phrases of every language, src/server/safety). Never for a fictional profile's message:
+ * operators must not write such things, and a notice on them would only confuse (decision 084).
+ */
+async function asksForSafetyNotice(db: Db, senderId: number, body: string): Promise<boolean> {
+  if (body.trim() === '' || !(await currentSafetyMatcher(db)).test(body)) return false;
+  const [profile] = await db.select({ fictional: profiles.fictional }).from(profiles).where(eq(profiles.userId, senderId)).limit(1);
+  return !profile?.fictional;
 }
 
 /**

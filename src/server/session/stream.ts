@@ -30,7 +30,11 @@ export const RESYNC_LIMIT = 500;
 /** The reconnection delay the stream asks for (ms). */
 export const RETRY_MS = 2_000;
 
-export function messageJson(m: ChatMessage) {
+/**
+ * A message as the API and the live stream carry it, for `viewerId`: `safety_notice` (SAFE-02) is true
+ * only for the recipient of a flagged message; the sender is never told their message was flagged.
+ */
+export function messageJson(m: ChatMessage, viewerId: number) {
   return {
     id: m.id,
     conversation: m.conversationId,
@@ -41,6 +45,7 @@ export function messageJson(m: ChatMessage) {
     attachment: m.attachment,
     client_id: m.clientId,
     credits: m.credits,
+    safety_notice: m.safetyFlagged && m.recipientId === viewerId,
     created_at: m.createdAt.toISOString(),
   };
 }
@@ -146,7 +151,7 @@ export function attachMemberStream(options: Omit<StreamOptions, 'signal'>, sink:
   const send = (event: string, data: unknown) => write(`id: ${position}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   const sendMessage = (m: ChatMessage) => {
     position = Math.max(position, m.id);
-    send('message', messageJson(m));
+    send('message', messageJson(m, member.userId));
   };
   const enqueue = (work: () => Promise<void>) => {
     queue = queue.then(work).catch((err: unknown) => app.log.warn({ err }, 'live stream event failed'));

@@ -3,9 +3,10 @@
  * with its notes, the member it came from, status changes, internal notes, and an answer mailed to the
  * complainant (kept as a note of kind 'answer'). Every change is audited in its transaction.
  */
-import { and, asc, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { complaintNotes, complaints, staff, type ComplaintStatus } from '../../db/schema';
+import { complaintMessages, complaintNotes, complaints, photos, profiles, staff, users, type ComplaintStatus } from '../../db/schema';
+import { memberSafetyCount } from '../safety/counts';
 import { createTranslator } from '../../i18n';
 import type { Clock } from '../clock';
 import { renderMail, siteSender } from '../mail/layout';
@@ -39,7 +40,13 @@ export async function listComplaints(db: Db, options: { status?: ComplaintStatus
   );
 }
 
-export async function complaintDetail(db: Db, id: number) {
+/** The member complaint `id` reports (SAFE-01), or null: a form complaint, or no such complaint. */
+export async function reportedMemberOf(db: Db, id: number): Promise<number | null> {
+  const [row] = await db.select({ member: complaints.reportedUserId }).from(complaints).where(eq(complaints.id, id)).limit(1);
+  return row?.member ?? null;
+}
+
+export async function complaintDetail(db: Db, id: number, now: Date = new Date()) {
   const [complaint] = await db.select().from(complaints).where(eq(complaints.id, id)).limit(1);
   if (!complaint) return null;
   const notes = await db
@@ -48,7 +55,28 @@ export async function complaintDetail(db: Db, id: number) {
     .leftJoin(staff, eq(staff.id, complaintNotes.staffId))
     .where(eq(complaintNotes.complaintId, id))
     .orderBy(asc(complaintNotes.id));
-  return { complaint, notes };
+  return { complaint, notes, report: complaint.reportedUserId === null ? null : await reportDetail(db, complaint.id, complaint.reportedUserId, now) };
+}
+
+/**
+ * SAFE-01: what a member's report carries for the moderator: the reported member (as they are now: gone
+ * when the account is), the messages copied into the report, how many photos they show or have waiting,
+ * their flagged messages (SAFE-02) and how many other reports name them.
+ */
+async function reportDetail(db: Db, complaintId: number, memberId: number, now: Date) {
+  const [[member], evidence, photoCount, flagged, otherReports] = await Promise.all([
+    db
+      .select({ id: users.id, name: profiles.name, status: users.status, fictional: profiles.fictional })
+      .from(users)
+      .leftJoin(profiles, eq(profiles.userId, users.id))
+      .where(eq(users.id, memberId))
+      .limit(1),
+    db.select().from(complaintMessages).where(eq(complaintMessages.complaintId, complaintId)).orderBy(asc(complaintMessages.messageId)),
+    db.$count(photos, and(eq(photos.userId, memberId), inArray(photos.status, ['active', 'inspection_pending']))),
+    memberSafetyCount(db, memberId, now),
+    db.$count(complaints, and(eq(complaints.reportedUserId, memberId), ne(complaints.id, complaintId))),
+  ]);
+  return { memberId, member: member ?? null, evidence, photos: photoCount, flagged, otherReports };
 }
 
 export interface ComplaintDeps {

@@ -130,7 +130,11 @@ export interface ModerationResult {
 export const MAX_BULK = 200;
 
 /** Approves or rejects the photos `ids` (one or many), each audited; see the module comment. */
-export async function moderatePhotos(deps: ModerationDeps, by: StaffMember, ids: readonly number[], decision: Decision): Promise<ModerationResult> {
+/**
+ * `includeActive` (SAFE-01, a moderator removing a reported member's photos, moderation.ts): a rejection
+ * also takes photos already shown (`active`), not only waiting ones.
+ */
+export async function moderatePhotos(deps: ModerationDeps, by: StaffMember, ids: readonly number[], decision: Decision, options: { includeActive?: boolean } = {}): Promise<ModerationResult> {
   if (decision.type === 'reject' && !isRejectionReason(decision.reason)) throw new Error('moderatePhotos: unknown rejection reason');
   const unique = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647).slice(0, MAX_BULK);
   const now = deps.clock.now();
@@ -157,7 +161,8 @@ export async function moderatePhotos(deps: ModerationDeps, by: StaffMember, ids:
         .leftJoin(profiles, eq(profiles.userId, photos.userId))
         .where(eq(photos.id, id))
         .for('update', { of: photos });
-      if (!photo || photo.status !== 'inspection_pending') return null;
+      const decidable = photo?.status === 'inspection_pending' || (options.includeActive === true && decision.type === 'reject' && photo?.status === 'active');
+      if (!photo || !decidable) return null;
       const main = photo.mainPhotoId === id;
       if (decision.type === 'approve') {
         await tx.update(photos).set({ status: 'active', rejectionReason: null, moderatedAt: now }).where(eq(photos.id, id));
