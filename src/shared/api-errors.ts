@@ -52,6 +52,12 @@ export const API_ERRORS = {
   payments_unavailable: 503,
   invalid_signature: 401,
   gif_search_unavailable: 503,
+  verification_required: 403,
+  invalid_pose: 400,
+  verification_pending: 409,
+  already_verified: 409,
+  verification_not_allowed: 403,
+  main_photo_required: 409,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -16,3 +16,4 @@ export * from './payments';
 export * from './staff';
 export * from './directdebit';
 export * from './operators';
+export * from './verification';

@@ -45,6 +45,7 @@ import type { NotifyEvent } from '../notify/notify';
 import type { EventBus } from '../realtime/bus';
 import { blockedBetween } from '../members/blocks';
 import { isListedTo } from '../members/visibility';
+import { isVerified } from '../photos/verification';
 
 export interface ChatDeps {
   db: Db;
@@ -100,7 +101,8 @@ export type SendRefusal =
   | 'message_too_long'
   | 'invalid_message'
   | 'invalid_client_id'
-  | 'client_id_reused';
+  | 'client_id_reused'
+  | 'verification_required';
 
 export type SendResult = { type: 'sent'; message: ChatMessage; replayed: boolean; balance: number; started: boolean } | { type: 'refused'; reason: SendRefusal; balance?: number; cost?: number };
 
@@ -193,7 +195,7 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
   // The recipient: a member of this site whose profile is up, no block either way (a blocked member is
   // 'not found': ids leak nothing), and a confirmed address (CHT-09).
   const [recipient] = await db
-    .select({ id: users.id, siteId: users.siteId, status: users.status, profileStatus: profiles.status })
+    .select({ id: users.id, siteId: users.siteId, status: users.status, profileStatus: profiles.status, onlyVerified: users.onlyVerifiedContact })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.id, input.to))
@@ -228,6 +230,9 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
           if (!(await isListedTo(tx as unknown as Db, { siteId: sender.siteId, userId: sender.userId }, recipient.id))) throw new Refused('member_not_found');
           // The count includes the conversation just inserted.
           if (!sender.paidUser && !mayStartConversation(sender, (await conversationsStarted(tx, sender.userId)) - 1)) throw new Refused('conversation_limit');
+          // VER-02: a member who lets only verified members start a conversation. Every start (a text, a
+          // gift, an icebreaker, a gif, a photo, the signup's message, an operator's profile) comes here.
+          if (recipient.onlyVerified && !(await isVerified(tx as unknown as Db, sender.userId))) throw new Refused('verification_required');
           await tx.insert(conversationMembers).values([
             { conversationId: mine.id, userId: sender.userId, otherId: recipient.id },
             { conversationId: mine.id, userId: recipient.id, otherId: sender.userId },
@@ -313,6 +318,24 @@ export async function conversationLimitReached(db: Db, sender: Pick<Sender, 'use
     .limit(1);
   if (existing) return false;
   return !mayStartConversation(sender, await conversationsStarted(db, sender.userId));
+}
+
+/**
+ * VER-02: whether `sender`'s first message to `otherId` would be refused with 'verification_required':
+ * no conversation between them yet, the other member lets only verified members start one, and the
+ * sender is not verified. The profile and the chat screen say so before anything is typed.
+ */
+export async function verificationRequired(db: Db, senderId: number, otherId: number): Promise<boolean> {
+  const [other] = await db.select({ onlyVerified: users.onlyVerifiedContact }).from(users).where(eq(users.id, otherId)).limit(1);
+  if (!other?.onlyVerified) return false;
+  const [low, high] = senderId < otherId ? [senderId, otherId] : [otherId, senderId];
+  const [existing] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high)))
+    .limit(1);
+  if (existing) return false;
+  return !(await isVerified(db, senderId));
 }
 
 /** Conversations a member started (a free member may start FREE_CONVERSATION_LIMIT, CHT-04). */

@@ -8,6 +8,7 @@ import { pruneThrottle } from '../auth/throttle';
 import { eraseDeletedAccounts } from './erase-deleted';
 import { reconcilePendingPayments } from './reconcile-payments';
 import { sendUnreadReminders } from './unread-reminders';
+import { purgeDecidedSelfies } from '../photos/verification';
 import { refreshPremiumFigures } from '../credits/premium-figure';
 import type { Mailer } from '../mail/mailer';
 import type { SiteDirectory } from '../sites/directory';
@@ -37,6 +38,8 @@ export function appJobs(app: JobDeps): ScheduledJob[] {
     { name: 'chat-unread-reminders', run: () => sendUnreadReminders(app, { quietMinutes: app.config.CHAT_REMINDER_QUIET_MINUTES }) },
     // The premium claim's figure per site, from its own data, once a day (HON-03).
     { name: 'premium-figures', run: () => refreshPremiumFigures(app) },
+    // Verification selfies are kept 30 days after the moderator's decision, then deleted (VER-01).
+    { name: 'purge-decided-selfies', run: () => purgeDecidedSelfies(app) },
   ];
 }
 

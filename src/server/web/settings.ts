@@ -6,14 +6,15 @@
 import { requestEmailChange } from '../accounts/email-change';
 import { changePassword, setChatSignals, setPublicProfile, setInvisible } from '../accounts/preferences';
 import type { CurrentUser } from '../members/account';
+import { setOnlyVerifiedContact } from '../photos/verification';
 import type { RequestContext } from './request-context';
 import { invalid, redirect, translateFields, type MultiActionSpec } from './form-action';
 
 /** The forms on the page, as named by the posted `form` field. */
-export type SettingsFormName = 'email' | 'password' | 'invisible' | 'chat_signals' | 'public_profile';
+export type SettingsFormName = 'email' | 'password' | 'invisible' | 'chat_signals' | 'public_profile' | 'only_verified';
 
 /** The notices a successful post returns with (`?saved=`). */
-export const SETTINGS_SAVED = ['email', 'password', 'invisible_on', 'invisible_off', 'chat_signals_on', 'chat_signals_off', 'public_profile_on', 'public_profile_off'] as const;
+export const SETTINGS_SAVED = ['email', 'password', 'invisible_on', 'invisible_off', 'chat_signals_on', 'chat_signals_off', 'public_profile_on', 'public_profile_off', 'only_verified_on', 'only_verified_off'] as const;
 export type SettingsSaved = (typeof SETTINGS_SAVED)[number];
 
 /** The actions of the settings page for the signed-in `user`. */
@@ -53,6 +54,14 @@ export function settingsForm(ctx: Pick<RequestContext, 'app' | 'site' | 't' | 's
         const on = value === '1';
         await setPublicProfile(app, user.id, on);
         return redirect(`/settings?saved=${on ? 'public_profile_on' : 'public_profile_off'}#public-profile`);
+      },
+      // VER-02: only verified members may start a conversation with this member (enforced in chat/send.ts).
+      only_verified: async (form) => {
+        const value = form.text('only_verified');
+        if (value !== '1' && value !== '0') return invalid(400, { formError: t('errors:invalid_choice') });
+        const on = value === '1';
+        await setOnlyVerifiedContact(app.db, user.id, on);
+        return redirect(`/settings?saved=${on ? 'only_verified_on' : 'only_verified_off'}#only-verified`);
       },
       // Read receipts and typing (CHT-10): off sends neither, in every conversation.
       chat_signals: async (form) => {
