@@ -320,24 +320,6 @@ export async function conversationLimitReached(db: Db, sender: Pick<Sender, 'use
   return !mayStartConversation(sender, await conversationsStarted(db, sender.userId));
 }
 
-/**
- * VER-02: whether `sender`'s first message to `otherId` would be refused with 'verification_required':
- * no conversation between them yet, the other member lets only verified members start one, and the
- * sender is not verified. The profile and the chat screen say so before anything is typed.
- */
-export async function verificationRequired(db: Db, senderId: number, otherId: number): Promise<boolean> {
-  const [other] = await db.select({ onlyVerified: users.onlyVerifiedContact }).from(users).where(eq(users.id, otherId)).limit(1);
-  if (!other?.onlyVerified) return false;
-  const [low, high] = senderId < otherId ? [senderId, otherId] : [otherId, senderId];
-  const [existing] = await db
-    .select({ id: conversations.id })
-    .from(conversations)
-    .where(and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high)))
-    .limit(1);
-  if (existing) return false;
-  return !(await isVerified(db, senderId));
-}
-
 /** Conversations a member started (a free member may start FREE_CONVERSATION_LIMIT, CHT-04). */
 async function conversationsStarted(db: Db | DbTransaction, userId: number): Promise<number> {
   const [row] = await db

@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Db } from '../../db/client';
-import { photos, profiles, users, verifications } from '../../db/schema';
+import { conversations, photos, profiles, users, verifications } from '../../db/schema';
 import { isVerificationPose, isVerificationRejectionReason, SELFIE_RETENTION_DAYS, type VerificationPose, type VerificationState } from '../../shared/verification';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
@@ -158,6 +158,25 @@ export async function latestSelfie(db: Db, userId: number): Promise<string | nul
     .orderBy(desc(verifications.createdAt), desc(verifications.id))
     .limit(1);
   return row?.filename ?? null;
+}
+
+/**
+ * VER-02: whether `senderId`'s first message to `otherId` would be refused with 'verification_required'
+ * (chat/send.ts decides, under its lock): no conversation between them yet, the other member lets only
+ * verified members start one, and the sender is not verified. The profile and the chat screen say so
+ * before anything is typed, and offer verification.
+ */
+export async function verificationRequired(db: Db, senderId: number, otherId: number): Promise<boolean> {
+  const [other] = await db.select({ onlyVerified: users.onlyVerifiedContact }).from(users).where(eq(users.id, otherId)).limit(1);
+  if (!other?.onlyVerified) return false;
+  const [low, high] = senderId < otherId ? [senderId, otherId] : [otherId, senderId];
+  const [existing] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high)))
+    .limit(1);
+  if (existing) return false;
+  return !(await isVerified(db, senderId));
 }
 
 /** VER-02: the member's setting "only verified members may start a conversation with me". */
