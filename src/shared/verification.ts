@@ -23,8 +23,4 @@ export const SELFIE_RETENTION_DAYS = 30;
 
 /** What the member sees of their verification. `lapsed`: approved, but the main photo changed since. */
 export type VerificationState =
-  | { state: 'none' }
-  | { state: 'pending'; pose: VerificationPose }
-  | { state: 'verified' }
-  | { state: 'lapsed' }
-  | { state: 'rejected'; reason: VerificationRejectionReason | null };
+  { state: 'none' } | { state: 'pending'; pose: VerificationPose } | { state: 'verified' } | { state: 'lapsed' } | { state: 'rejected'; reason: VerificationRejectionReason | null };

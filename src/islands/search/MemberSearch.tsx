@@ -29,7 +29,13 @@ const PHONE = '(max-width: 575.98px)';
  * a region, an age range narrower than the site's. The 'Filters' button shows the count.
  */
 function activeFilters(applied: SearchState['applied'], ages: { min: number; max: number }): number {
-  return (applied.gender.length === 1 ? 1 : 0) + (applied.country ? 1 : 0) + (applied.region !== undefined ? 1 : 0) + (applied.minAge > ages.min || applied.maxAge < ages.max ? 1 : 0) + (applied.verified ? 1 : 0);
+  return (
+    (applied.gender.length === 1 ? 1 : 0) +
+    (applied.country ? 1 : 0) +
+    (applied.region !== undefined ? 1 : 0) +
+    (applied.minAge > ages.min || applied.maxAge < ages.max ? 1 : 0) +
+    (applied.verified ? 1 : 0)
+  );
 }
 
 export interface MemberSearchProps {
@@ -106,7 +112,13 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
     if (form) {
       const { country, region, minAge, maxAge } = draft;
       const typed = typedValues(form, { country, region, minAge, maxAge });
-      setDraft((d) => ({ ...d, ...typed, male: checkedIn(form, 'gender', 'male') ?? d.male, female: checkedIn(form, 'gender', 'female') ?? d.female, verified: checkedIn(form, 'verified', '1') ?? d.verified }));
+      setDraft((d) => ({
+        ...d,
+        ...typed,
+        male: checkedIn(form, 'gender', 'male') ?? d.male,
+        female: checkedIn(form, 'gender', 'female') ?? d.female,
+        verified: checkedIn(form, 'verified', '1') ?? d.verified,
+      }));
     }
     setHydrated(true);
     void loadRegions();
@@ -306,7 +318,16 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
             </div>
             <div className="col-12 col-lg-auto">
               <div className="form-check">
-                <input className="form-check-input" type="checkbox" id="search-verified" name="verified" value="1" checked={draft.verified} onChange={(e) => set({ verified: e.currentTarget.checked })} data-search-verified />
+                <input
+                  className="form-check-input"
+                  type="checkbox"
+                  id="search-verified"
+                  name="verified"
+                  value="1"
+                  checked={draft.verified}
+                  onChange={(e) => set({ verified: e.currentTarget.checked })}
+                  data-search-verified
+                />
                 <label className="form-check-label" htmlFor="search-verified">
                   {t('verified_only')}
                 </label>

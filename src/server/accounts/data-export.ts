@@ -6,7 +6,22 @@
  */
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { creditLedger, directDebitAccounts, directDebitMandates, mailOutbox, pageEvents, payments, photos, profiles, pushSubscriptions, regions, sessions, smsOutbox, users, verifications } from '../../db/schema';
+import {
+  creditLedger,
+  directDebitAccounts,
+  directDebitMandates,
+  mailOutbox,
+  pageEvents,
+  payments,
+  photos,
+  profiles,
+  pushSubscriptions,
+  regions,
+  sessions,
+  smsOutbox,
+  users,
+  verifications,
+} from '../../db/schema';
 import type { Schema } from '../../shared/api/contract';
 import type { Site } from '../sites/directory';
 

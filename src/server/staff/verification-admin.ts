@@ -123,10 +123,18 @@ export async function decideVerification(deps: VerificationDecisionDeps, by: Sta
       if (row.mainPhotoId !== decision.photoId) return { type: 'main_photo_changed' } as const;
       await tx.update(verifications).set({ status: 'approved', photoId: decision.photoId, decidedAt: now, decidedBy: by.id }).where(eq(verifications.id, id));
       await tx.update(profiles).set({ verifiedPhotoId: decision.photoId }).where(eq(profiles.userId, row.userId));
-      await audit(tx, { staffId: by.id, action: 'verification.approve', targetType: 'user', targetId: row.userId, before: { verification: id }, after: { status: 'approved', photo: decision.photoId } }, now);
+      await audit(
+        tx,
+        { staffId: by.id, action: 'verification.approve', targetType: 'user', targetId: row.userId, before: { verification: id }, after: { status: 'approved', photo: decision.photoId } },
+        now,
+      );
     } else {
       await tx.update(verifications).set({ status: 'rejected', rejectionReason: decision.reason, decidedAt: now, decidedBy: by.id }).where(eq(verifications.id, id));
-      await audit(tx, { staffId: by.id, action: 'verification.reject', targetType: 'user', targetId: row.userId, before: { verification: id }, after: { status: 'rejected', reason: decision.reason } }, now);
+      await audit(
+        tx,
+        { staffId: by.id, action: 'verification.reject', targetType: 'user', targetId: row.userId, before: { verification: id }, after: { status: 'rejected', reason: decision.reason } },
+        now,
+      );
     }
     return { type: 'done', userId: row.userId, siteId: row.siteId } as const;
   });
@@ -160,7 +168,9 @@ async function mailDecision(deps: VerificationDecisionDeps, userId: number, deci
     paragraphs: approved
       ? [t('verification:mail.approved_intro', values)]
       : [t('verification:mail.rejected_intro', values), `• ${t(`verification:reasons.${decision.reason}`)}`, t('verification:mail.rejected_outro', values)],
-    button: approved ? { label: t('verification:mail.approved_button', values), url: `https://${site.settings.domain}/profile` } : { label: t('verification:mail.rejected_button', values), url: `https://${site.settings.domain}/verify` },
+    button: approved
+      ? { label: t('verification:mail.approved_button', values), url: `https://${site.settings.domain}/profile` }
+      : { label: t('verification:mail.rejected_button', values), url: `https://${site.settings.domain}/verify` },
     footer: t('mail:footer', values),
   });
   const sent = await deps.mailer.send({

@@ -14,7 +14,18 @@ import { invalid, redirect, translateFields, type MultiActionSpec } from './form
 export type SettingsFormName = 'email' | 'password' | 'invisible' | 'chat_signals' | 'public_profile' | 'only_verified';
 
 /** The notices a successful post returns with (`?saved=`). */
-export const SETTINGS_SAVED = ['email', 'password', 'invisible_on', 'invisible_off', 'chat_signals_on', 'chat_signals_off', 'public_profile_on', 'public_profile_off', 'only_verified_on', 'only_verified_off'] as const;
+export const SETTINGS_SAVED = [
+  'email',
+  'password',
+  'invisible_on',
+  'invisible_off',
+  'chat_signals_on',
+  'chat_signals_off',
+  'public_profile_on',
+  'public_profile_off',
+  'only_verified_on',
+  'only_verified_off',
+] as const;
 export type SettingsSaved = (typeof SETTINGS_SAVED)[number];
 
 /** The actions of the settings page for the signed-in `user`. */

@@ -51,7 +51,14 @@ export async function membersPage(ctx: Pick<RequestContext, 'app' | 'site' | 'us
     const code = outcome.type === 'invalid' ? outcome.code : 'validation_failed';
     initial = {
       query,
-      applied: { gender: query.gender, country: query.country, region: query.region, minAge: query.minAge ?? siteMin, maxAge: query.maxAge ?? SEARCH_MAX_AGE, ...(query.verified ? { verified: true } : {}) },
+      applied: {
+        gender: query.gender,
+        country: query.country,
+        region: query.region,
+        minAge: query.minAge ?? siteMin,
+        maxAge: query.maxAge ?? SEARCH_MAX_AGE,
+        ...(query.verified ? { verified: true } : {}),
+      },
       cards: [],
       next: null,
       similar: null,

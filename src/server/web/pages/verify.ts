@@ -14,7 +14,12 @@ export async function verifyPage(ctx: Pick<RequestContext, 'app' | 't'>, user: P
   const fictional = user.fictional_icon;
   // A refused post keeps the pose the member was photographed in.
   const postedPose = posted?.form?.text('pose');
-  const pose = state.state === 'pending' ? state.pose : (VERIFICATION_POSES as readonly string[]).includes(postedPose ?? '') ? (postedPose as (typeof VERIFICATION_POSES)[number]) : randomPose(VERIFICATION_POSES);
+  const pose =
+    state.state === 'pending'
+      ? state.pose
+      : (VERIFICATION_POSES as readonly string[]).includes(postedPose ?? '')
+        ? (postedPose as (typeof VERIFICATION_POSES)[number])
+        : randomPose(VERIFICATION_POSES);
   const canSend = !fictional && (state.state === 'none' || state.state === 'rejected' || state.state === 'lapsed');
   return {
     state: state.state,
