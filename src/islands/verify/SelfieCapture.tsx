@@ -33,6 +33,8 @@ export default function SelfieCapture({ messages, pose }: SelfieCaptureProps) {
   };
 
   useEffect(() => {
+    // The server renders no camera button (it cannot know the browser's camera): hydration first, then this browser's answer.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setSupported(typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getUserMedia === 'function');
     return stop;
   }, []);

@@ -8,26 +8,27 @@ import { requireMember } from '../../server/web/request-context';
 import { uploadSelfie, verificationJson } from '../../server/web/verification';
 import { setOnlyVerifiedContact } from '../../server/photos/verification';
 import { onlyVerifiedContactBody } from '../../shared/api/verification';
+import type { Answer } from '../../shared/api/contract';
 
 const noStore = { 'cache-control': 'private, no-store' };
 
 export const GET = endpoint(async ({ locals, url }) => {
   const user = requireMember(locals, url.pathname);
-  return json(await verificationJson(locals.app, user.id), { headers: noStore });
+  return json((await verificationJson(locals.app, user.id)) satisfies Answer<'getVerification', 200>, { headers: noStore });
 });
 
 export const POST = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
   const result = await uploadSelfie(locals.app, user.id, request);
   if (result.type === 'error') throw new ApiError(result.reason);
-  return json(await verificationJson(locals.app, user.id), { status: 201, headers: noStore });
+  return json((await verificationJson(locals.app, user.id)) satisfies Answer<'submitVerification', 201>, { status: 201, headers: noStore });
 });
 
 export const PUT = endpoint(async ({ locals, request, url }) => {
   const user = requireMember(locals, url.pathname);
   const body = await readJson(request, onlyVerifiedContactBody);
   await setOnlyVerifiedContact(locals.app.db, user.id, body.only_verified_contact);
-  return json(await verificationJson(locals.app, user.id), { headers: noStore });
+  return json((await verificationJson(locals.app, user.id)) satisfies Answer<'setOnlyVerifiedContact', 200>, { headers: noStore });
 });
 
 export const ALL = methodNotAllowed;
