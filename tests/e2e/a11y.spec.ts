@@ -126,6 +126,7 @@ test.describe('LOOK-01 accessibility (axe)', () => {
     '/transactions',
     '/premium',
     '/settings',
+    '/verify',
     '/swipe-game',
     '/match-finder',
   ];
@@ -168,7 +169,7 @@ test.describe('LOOK-01 accessibility (axe)', () => {
       const member = await page.locator('[data-member-hits] a').first().getAttribute('href');
       expect(member, 'a member found in the back office').toBeTruthy();
       await context.addCookies([{ name: 'lang', value: lang, url: base() }]);
-      const found = await checkPages(page, ['/admin', '/admin/members', member!, '/admin/photos', '/admin/operator', '/admin/complaints'], `admin, ${lang}`);
+      const found = await checkPages(page, ['/admin', '/admin/members', member!, '/admin/photos', '/admin/verifications', '/admin/operator', '/admin/complaints'], `admin, ${lang}`);
       await context.close();
       expect(found, found.join('\n')).toEqual([]);
     });
