@@ -141,7 +141,8 @@ test.describe('LOOK-01 accessibility (axe)', () => {
     });
 
     test(`LOOK-01 every member page type has no serious or critical axe violation, free member (${lang})`, async ({ browser }) => {
-      test.setTimeout(120_000);
+      // One page more since /verify (VER-01): the visitor sweep's allowance.
+      test.setTimeout(150_000);
       const context = await newContext(browser, lang, { state: free.state });
       const found = await checkPages(await context.newPage(), memberPages(premium.id), `free member, ${lang}`);
       await context.close();
@@ -149,7 +150,7 @@ test.describe('LOOK-01 accessibility (axe)', () => {
     });
 
     test(`LOOK-01 every member page type has no serious or critical axe violation, premium member (${lang})`, async ({ browser }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(150_000);
       const context = await newContext(browser, lang, { state: premium.state });
       const found = await checkPages(await context.newPage(), memberPages(free.id), `premium member, ${lang}`);
       await context.close();
