@@ -492,6 +492,8 @@ export interface paths {
          * @description Charged `message_credits` (text, gif), `photo_credits` or `gift_credits` through the credit ledger
          *     in the same transaction as the message. `client_id` is the idempotency key: a retry answers the
          *     first message (200) and is charged once. `insufficient_credits` (402) carries `balance` and `cost`.
+         *     The first message of a new conversation (any kind) to a member who lets only verified members start
+         *     one is refused with `verification_required` (403) unless the sender is verified (VER-02).
          */
         post: operations["sendMessage"];
         /** Remove a conversation, or every conversation with a profile, from the member's list (CHT-06) */
