@@ -60,6 +60,10 @@ export const BUILT_KEY_PREFIXES: Readonly<Record<string, string>> = {
   'staff_photos:reasons.': "a rejected photo's reason",
   'staff_photos:status.': "a photo's status",
   'staff_sites:done_': 'the site settings action that was done',
+  'staff_verification:outcome.': "the verification queue's last decision",
+  'verification:poses.': 'a verification pose (VERIFICATION_POSES)',
+  'verification:reasons.': "a rejected verification's reason (VERIFICATION_REJECTION_REASONS)",
+  'verification:state.': "the member's verification state",
   'staff_sites:error_': "the site settings form's error",
 };
 

@@ -68,6 +68,8 @@ const RENDER_CONCURRENCY = 4;
 const INSERT_CHUNK = 500;
 /** Demo members who did not choose to be shown on the public pages (HON-02): every 7th. */
 const PRIVATE_EVERY = 7;
+/** VER-01: every 5th demo member (never a fictional profile) is photo verified, so the mark shows in the demo. */
+const VERIFIED_EVERY = 5;
 
 /** Share of members that are fictional profiles: every 8th member (12.5 %). */
 const FICTIONAL_EVERY = 8;
@@ -229,6 +231,8 @@ interface ProfilePlan {
   /** The first photo is the main photo. */
   photos: PhotoPlan[];
   ledger: LedgerPlan[];
+  /** VER-01: the main photo was checked against a selfie (never for fictional profiles). */
+  verified?: boolean;
 }
 
 const regionKey = (country: string, code: string): string => `${country}:${code}`;
@@ -309,6 +313,7 @@ function planMember(site: DemoSite, n: number, now: Date): ProfilePlan {
     regionKey: regionKey(country, region.code),
     photos: planMemberPhotos(rng, siteId, `m${String(n).padStart(4, '0')}`, { gender, age, hairColour, signupDate, now }),
     ledger: [],
+    verified: !fictional && n % VERIFIED_EVERY === 1,
   };
 }
 
@@ -607,12 +612,16 @@ async function insertProfilePlans(tx: Tx, plans: readonly ProfilePlan[], regionI
     for (const row of rows) photoIds.set(row.filename, row.id);
   }
 
-  const profileRows = plans.map((plan) => ({
-    ...plan.profile,
-    userId: requireId(userIds, userKey(plan), 'user'),
-    regionId: requireId(regionIds, plan.regionKey, 'region'),
-    mainPhotoId: plan.photos[0] ? requireId(photoIds, plan.photos[0].filename, 'photo') : null,
-  }));
+  const profileRows = plans.map((plan) => {
+    const mainPhotoId = plan.photos[0] ? requireId(photoIds, plan.photos[0].filename, 'photo') : null;
+    return {
+      ...plan.profile,
+      userId: requireId(userIds, userKey(plan), 'user'),
+      regionId: requireId(regionIds, plan.regionKey, 'region'),
+      mainPhotoId,
+      verifiedPhotoId: plan.verified && !plan.profile.fictional ? mainPhotoId : null,
+    };
+  });
   for (const batch of chunks(profileRows, INSERT_CHUNK)) await tx.insert(profiles).values(batch);
   return userIds;
 }

@@ -57,6 +57,12 @@ export const API_ERRORS = {
   passkey_exists: 409,
   passkey_limit: 403,
   report_limit_reached: 429,
+  verification_required: 403,
+  invalid_pose: 400,
+  verification_pending: 409,
+  already_verified: 409,
+  verification_not_allowed: 403,
+  main_photo_required: 409,
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -512,6 +512,8 @@ export interface paths {
          * @description Charged `message_credits` (text, gif), `photo_credits` or `gift_credits` through the credit ledger
          *     in the same transaction as the message. `client_id` is the idempotency key: a retry answers the
          *     first message (200) and is charged once. `insufficient_credits` (402) carries `balance` and `cost`.
+         *     The first message of a new conversation (any kind) to a member who lets only verified members start
+         *     one is refused with `verification_required` (403) unless the sender is verified (VER-02).
          */
         post: operations["sendMessage"];
         /** Remove a conversation, or every conversation with a profile, from the member's list (CHT-06) */
@@ -770,6 +772,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/verification.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's photo verification (VER-01) and their "only verified members may start a conversation with me" setting (VER-02)
+         * @description `state`: none, pending (a selfie waits for a moderator; `pose` is the pose it shows), verified,
+         *     lapsed (verified, but the main photo changed since: a new selfie is needed), rejected (with the
+         *     moderator's `reason`). `pose` is a pose to ask for when a new selfie may be sent.
+         */
+        get: operations["getVerification"];
+        /** Turn "only verified members may start a conversation with me" on or off (VER-02) */
+        put: operations["setOnlyVerifiedContact"];
+        /**
+         * Send a selfie in the requested pose for a moderator to check against the member's photos (VER-01)
+         * @description The selfie is kept until 30 days after the moderator's decision and is never public. Refused:
+         *     `verification_not_allowed` (fictional profiles), `already_verified`, `verification_pending`,
+         *     `main_photo_required` (nothing to compare with), `invalid_pose`, `photo_invalid`, `photo_too_large`.
+         */
+        post: operations["submitVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -850,8 +881,17 @@ export interface components {
             /** @description The site's gift_credits per gift */
             cost: number;
         };
+        Verification: {
+            /** @enum {string} */
+            state: "none" | "pending" | "verified" | "lapsed" | "rejected";
+            /** @enum {string|null} */
+            pose: "hand_beside_face" | "thumb_up" | "peace_sign" | "hand_on_head" | "point_at_ear" | "three_fingers" | null;
+            /** @enum {string|null} */
+            reason: "pose_not_matching" | "face_not_visible" | "not_same_person" | "poor_quality" | null;
+            only_verified_contact: boolean;
+        };
         /** @enum {string} */
-        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "account_banned" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused" | "discount_not_found" | "discount_already_used" | "discount_expired" | "discount_in_use" | "payments_unavailable" | "invalid_signature" | "gif_search_unavailable" | "passkey_required" | "passkey_invalid" | "passkey_exists" | "passkey_limit" | "report_limit_reached";
+        ErrorCode: "validation_failed" | "client_header_required" | "unsupported_language" | "invalid_credentials" | "authentication_required" | "cross_site_request" | "not_found_api" | "member_not_found" | "self_not_allowed" | "method_not_allowed" | "payload_too_large" | "too_many_attempts" | "account_deletion_pending" | "account_banned" | "internal_error" | "service_unavailable" | "signups_closed" | "already_confirmed" | "activation_mail_too_soon" | "photo_invalid" | "photo_too_large" | "photo_limit_reached" | "wrong_password" | "push_endpoint_in_use" | "invalid_gender" | "invalid_age_range" | "unknown_country" | "unknown_region" | "invalid_cursor" | "invalid_coordinates" | "swipe_limit_reached" | "conversation_not_found" | "conversation_limit" | "insufficient_credits" | "recipient_unconfirmed" | "message_empty" | "message_too_long" | "invalid_message" | "invalid_client_id" | "client_id_reused" | "discount_not_found" | "discount_already_used" | "discount_expired" | "discount_in_use" | "payments_unavailable" | "invalid_signature" | "gif_search_unavailable" | "passkey_required" | "passkey_invalid" | "passkey_exists" | "passkey_limit" | "report_limit_reached" | "verification_required" | "invalid_pose" | "verification_pending" | "already_verified" | "verification_not_allowed" | "main_photo_required";
         Error: {
             error: components["schemas"]["ErrorCode"];
             message?: string;
@@ -1032,6 +1072,8 @@ export interface components {
                 invisible: boolean;
                 /** @description HON-02: shown on the public pages by first name, age, city and main photo. */
                 public_profile: boolean;
+                /** @description VER-02: only verified members may start a conversation with the member. */
+                only_verified_contact: boolean;
                 notifications_disabled: string[];
                 tracking: {
                     [key: string]: string;
@@ -1072,6 +1114,18 @@ export interface components {
                 main: boolean;
                 /** Format: date-time */
                 created_at: string;
+            }[];
+            /** @description VER-01 selfies sent for photo verification; `filename` is null once the selfie was deleted (30 days after the decision) */
+            verifications: {
+                pose: string;
+                filename: string | null;
+                /** @enum {string} */
+                status: "pending" | "approved" | "rejected";
+                rejection_reason: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                decided_at: string | null;
             }[];
             sessions: {
                 /** Format: date-time */
@@ -1258,6 +1312,8 @@ export interface components {
             region: string | null;
             city: string | null;
             fictional: boolean;
+            /** @description VER-01: photo verified (the main photo was checked against a selfie) */
+            verified: boolean;
             thumb: string | null;
             image: string | null;
         };
@@ -1268,6 +1324,8 @@ export interface components {
                 region?: number;
                 minAge: number;
                 maxAge: number;
+                /** @description VER-01: verified members only */
+                verified?: boolean;
             };
             cards: components["schemas"]["MemberCard"][];
             next: string | null;
@@ -1914,6 +1972,8 @@ export interface operations {
                 minAge?: number;
                 maxAge?: number;
                 cursor?: string;
+                /** @description VER-01: verified members only */
+                verified?: "1" | "true";
                 /** @description How many pages at once (UX-02; the list's `pages` after 'more members'); 1 by default. */
                 pages?: number;
             };
@@ -2922,6 +2982,89 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             403: components["responses"]["Error"];
+        };
+    };
+    getVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            403: components["responses"]["Error"];
+        };
+    };
+    setOnlyVerifiedContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    only_verified_contact: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    submitVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    pose: "hand_beside_face" | "thumb_up" | "peace_sign" | "hand_on_head" | "point_at_ear" | "three_fingers";
+                    /** Format: binary */
+                    selfie: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Waiting for a moderator */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            415: components["responses"]["Error"];
         };
     };
 }

@@ -1,6 +1,6 @@
 /**
  * The member search's filters as the URL carries them (MEM-01): the `/members` page, its island and
- * `GET /api/members.php` use the same names (gender repeated, country, region, minAge, maxAge, cursor),
+ * `GET /api/members.php` use the same names (gender repeated, country, region, minAge, maxAge, verified, cursor),
  * so a URL the island writes is a page the server renders.
  */
 export interface SearchQuery {
@@ -9,6 +9,8 @@ export interface SearchQuery {
   region?: number;
   minAge?: number;
   maxAge?: number;
+  /** VER-01: verified members only. */
+  verified?: boolean;
 }
 
 /** The filters as query parameters, in a stable order; absent values are left out. */
@@ -19,6 +21,7 @@ export function toSearchParams(query: SearchQuery, cursor?: string | null): URLS
   if (query.region !== undefined) params.set('region', String(query.region));
   if (query.minAge !== undefined) params.set('minAge', String(query.minAge));
   if (query.maxAge !== undefined) params.set('maxAge', String(query.maxAge));
+  if (query.verified) params.set('verified', '1');
   if (cursor) params.set('cursor', cursor);
   return params;
 }
@@ -42,6 +45,7 @@ export function fromSearchParams(params: URLSearchParams): SearchQuery {
     ...(region !== null && /^\d{1,9}$/.test(region) ? { region: Number(region) } : {}),
     ...(whole(params.get('minAge')) !== undefined ? { minAge: whole(params.get('minAge')) } : {}),
     ...(whole(params.get('maxAge')) !== undefined ? { maxAge: whole(params.get('maxAge')) } : {}),
+    ...(params.get('verified') === '1' || params.get('verified') === 'true' ? { verified: true } : {}),
   };
 }
 

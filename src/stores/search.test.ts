@@ -3,7 +3,7 @@ import { setApiClient } from '../client/api';
 import { installTestApi } from '../../tests/setup/test-api';
 import { $search, initSearch, loadMore, restoreFromUrl, search, type MemberCard } from './search';
 
-const card = (id: number): MemberCard => ({ id, name: `M${id}`, age: 30, country: 'NL', region: 'Utrecht', city: null, fictional: id % 2 === 0, thumb: null, image: null });
+const card = (id: number): MemberCard => ({ id, name: `M${id}`, age: 30, country: 'NL', region: 'Utrecht', city: null, fictional: id % 2 === 0, verified: false, thumb: null, image: null });
 const applied = { gender: ['female'], country: 'NL', minAge: 18, maxAge: 99 };
 
 /** A fake /api/members.php: answers by cursor; records the URLs asked. */

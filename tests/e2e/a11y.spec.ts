@@ -126,6 +126,7 @@ test.describe('LOOK-01 accessibility (axe)', () => {
     '/transactions',
     '/premium',
     '/settings',
+    '/verify',
     '/swipe-game',
     '/match-finder',
   ];
@@ -140,7 +141,8 @@ test.describe('LOOK-01 accessibility (axe)', () => {
     });
 
     test(`LOOK-01 every member page type has no serious or critical axe violation, free member (${lang})`, async ({ browser }) => {
-      test.setTimeout(120_000);
+      // One page more since /verify (VER-01): the visitor sweep's allowance.
+      test.setTimeout(150_000);
       const context = await newContext(browser, lang, { state: free.state });
       const found = await checkPages(await context.newPage(), memberPages(premium.id), `free member, ${lang}`);
       await context.close();
@@ -148,7 +150,7 @@ test.describe('LOOK-01 accessibility (axe)', () => {
     });
 
     test(`LOOK-01 every member page type has no serious or critical axe violation, premium member (${lang})`, async ({ browser }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(150_000);
       const context = await newContext(browser, lang, { state: premium.state });
       const found = await checkPages(await context.newPage(), memberPages(free.id), `premium member, ${lang}`);
       await context.close();
@@ -168,7 +170,7 @@ test.describe('LOOK-01 accessibility (axe)', () => {
       const member = await page.locator('[data-member-hits] a').first().getAttribute('href');
       expect(member, 'a member found in the back office').toBeTruthy();
       await context.addCookies([{ name: 'lang', value: lang, url: base() }]);
-      const found = await checkPages(page, ['/admin', '/admin/members', member!, '/admin/photos', '/admin/operator', '/admin/complaints'], `admin, ${lang}`);
+      const found = await checkPages(page, ['/admin', '/admin/members', member!, '/admin/photos', '/admin/verifications', '/admin/operator', '/admin/complaints'], `admin, ${lang}`);
       await context.close();
       expect(found, found.join('\n')).toEqual([]);
     });

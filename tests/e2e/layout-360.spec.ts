@@ -228,6 +228,7 @@ test('UX-04 every page a member sees fits a 360 px layout viewport, in every lan
       '/pricing',
       '/directdebit',
       '/settings',
+      '/verify',
       '/settings/delete',
       '/notifications',
       '/complaints',
@@ -253,7 +254,20 @@ test('UX-04 the back office fits a 360 px layout viewport', async ({ page, conte
   const member = await page.locator('[data-member-hits] a').first().getAttribute('href');
   await page.goto('/admin/sites');
   const site = await page.locator('a[href^="/admin/sites/"]').first().getAttribute('href');
-  const pages = ['/admin', '/admin/members', member!, '/admin/complaints', '/admin/figures', '/admin/audit', '/admin/payments', '/admin/photos', '/admin/sites', site!, '/admin/operator'];
+  const pages = [
+    '/admin',
+    '/admin/members',
+    member!,
+    '/admin/complaints',
+    '/admin/figures',
+    '/admin/audit',
+    '/admin/payments',
+    '/admin/photos',
+    '/admin/verifications',
+    '/admin/sites',
+    site!,
+    '/admin/operator',
+  ];
   // Staff texts are written in English and Dutch.
   for (const lang of ['en', 'nl']) {
     await speak(context, baseURL!, lang);

@@ -206,6 +206,7 @@ test.describe('page types', () => {
     '/likes',
     '/profile',
     '/settings',
+    '/verify',
     '/notifications',
     '/complete-signup',
     '/signup-matches',

@@ -162,7 +162,7 @@ describe('member search', () => {
 
 describe('member search indexes on PostgreSQL', async () => {
   const available = await postgresAvailable();
-  it('MEM-01 the filtered, sorted search query uses an index, not a sequential scan of profiles', async () => {
+  it('MEM-01 VER-01 the filtered, sorted search query uses an index, not a sequential scan of profiles (verified only: its partial index)', async () => {
     expect(available, 'PostgreSQL must answer at TEST_POSTGRES_URL').toBe(true);
     const testDb = await createTestDatabase('postgres');
     const database = await openDatabase(testDb.url);
@@ -191,12 +191,15 @@ describe('member search indexes on PostgreSQL', async () => {
           { gender: ['female'], minAge: 25, maxAge: 40 },
           { gender: ['male', 'female'], country: 'NL', minAge: 18, maxAge: 99 },
           { gender: ['female'], country: 'NL', region: nl!.id, minAge: 30, maxAge: 35 },
+          // VER-01: "verified only" reads the partial index of the few verified members.
+          { gender: ['male', 'female'], minAge: 18, maxAge: 99, verified: true },
         ];
         for (const n of cases) {
           const query = searchQuery(database.db, { siteId: 1, userId: null }, n, TEST_EPOCH, { us: '1763600000000000', id: 3000 }, 25).toSQL();
           const plan = (await client.unsafe(`explain ${query.sql}`, query.params as never[])).map((r) => String(r['QUERY PLAN'])).join('\n');
           expect(plan, plan).toMatch(/Index (Only )?Scan[^\n]* on profiles/);
           expect(plan, plan).not.toMatch(/Seq Scan on profiles/);
+          if (n.verified) expect(plan, plan).toMatch(/profiles_search_verified/);
         }
       } finally {
         await client.end();

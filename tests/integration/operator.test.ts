@@ -282,11 +282,13 @@ describe.each(await databaseKinds())('operator console (%s)', (kind) => {
     };
     const queues = {
       photos: { href: '/admin/photos', count: photosWaiting },
+      // VER-01: the verification queue beside the photo queue (nothing waits in the seed).
+      verifications: { href: '/admin/verifications', count: 0 },
       complaints: { href: '/admin/complaints', count: complaintsOpen },
       conversations: { href: '/admin/operator', count: inbox },
     };
     expect(await work(admin)).toEqual(queues);
-    expect(await work(moderator)).toEqual({ photos: queues.photos, complaints: queues.complaints });
+    expect(await work(moderator)).toEqual({ photos: queues.photos, verifications: queues.verifications, complaints: queues.complaints });
     expect(await work(operatorA)).toEqual({ conversations: queues.conversations });
   });
 });

@@ -18,3 +18,4 @@ export * from './directdebit';
 export * from './operators';
 export * from './jobs';
 export * from './safety';
+export * from './verification';

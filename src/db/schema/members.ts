@@ -35,6 +35,8 @@ export const users = pgTable(
     chatSignals: boolean('chat_signals').notNull().default(true),
     /** The member logs in with a passkey only (PASS-01): the password login is refused. Only with a passkey. */
     passkeyRequired: boolean('passkey_required').notNull().default(false),
+    /** VER-02: only verified members may start a conversation with this member (enforced in chat/send.ts). */
+    onlyVerifiedContact: boolean('only_verified_contact').notNull().default(false),
     /** The tracking record (CLI-04) the visitor arrived with. */
     tracking: jsonb('tracking').$type<Record<string, string>>(),
     /** First message written at signup from a member landing, for that member (SIGN-06). */
@@ -80,6 +82,12 @@ export const profiles = pgTable(
     about: text('about').notNull().default(''),
     fictional: boolean('fictional').notNull().default(false),
     mainPhotoId: integer('main_photo_id'),
+    /**
+     * VER-01: the main photo a moderator checked against the member's selfie. The member is verified while
+     * it is still the main photo (`verified_photo_id = main_photo_id`): a new main photo drops the mark
+     * until a new selfie is approved. Never set for fictional profiles.
+     */
+    verifiedPhotoId: integer('verified_photo_id'),
     /** The age range the member looks for (set on /profile); the member search starts from it (MEM-01). */
     searchMinAge: smallint('search_min_age'),
     searchMaxAge: smallint('search_max_age'),
@@ -91,6 +99,10 @@ export const profiles = pgTable(
     index('profiles_search_gender_active').on(t.siteId, t.gender, t.lastActiveAt.desc().nullsFirst(), t.userId.desc().nullsFirst()),
     index('profiles_search_place_active').on(t.siteId, t.country, t.regionId, t.lastActiveAt.desc().nullsFirst(), t.userId.desc().nullsFirst()),
     index('profiles_search_active').on(t.siteId, t.lastActiveAt.desc().nullsFirst(), t.userId.desc().nullsFirst()),
+    // "Verified only" (VER-01): the few verified members of a site, in the search's sort order.
+    index('profiles_search_verified')
+      .on(t.siteId, t.lastActiveAt.desc().nullsFirst(), t.userId.desc().nullsFirst())
+      .where(sql`${t.verifiedPhotoId} = ${t.mainPhotoId}`),
   ],
 );
 

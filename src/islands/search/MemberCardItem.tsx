@@ -11,6 +11,8 @@ export interface CardSettings {
   /** The site's `fictional_singular` label and `fictional_warning` (MEM-05). */
   fictionalLabel: string;
   fictionalWarning: string;
+  /** The verified mark's name (VER-01). */
+  verifiedLabel: string;
 }
 
 export function MemberCardItem({ member, settings, eager, t }: { member: MemberCard; settings: CardSettings; eager: boolean; t: ClientTranslate }) {
@@ -41,7 +43,10 @@ export function MemberCardItem({ member, settings, eager, t }: { member: MemberC
           )}
         </span>
         <span className="member-info">
-          <strong className="member-name">{member.name}</strong>
+          <strong className="member-name">
+            {member.name}
+            {member.verified && <VerifiedMark label={settings.verifiedLabel} />}
+          </strong>
           <span className="member-meta">{t('members:age_location', { age: member.age, place, count: member.age })}</span>
         </span>
       </a>
@@ -59,5 +64,17 @@ export function MemberCardSkeleton() {
         <span className="skeleton-text d-block w-50" />
       </span>
     </li>
+  );
+}
+
+/** VER-01: the verified mark beside a name: a check in a blue circle, named for screen readers. */
+export function VerifiedMark({ label }: { label: string }) {
+  return (
+    <span className="verified-mark" role="img" aria-label={label} title={label} data-verified>
+      <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+        <circle cx="12" cy="12" r="11" fill="currentColor" />
+        <path d="M9.5 16.2 5.8 12.5l1.4-1.4 2.3 2.3 6.3-6.3 1.4 1.4z" fill="#fff" />
+      </svg>
+    </span>
   );
 }

@@ -29,7 +29,13 @@ const PHONE = '(max-width: 575.98px)';
  * a region, an age range narrower than the site's. The 'Filters' button shows the count.
  */
 function activeFilters(applied: SearchState['applied'], ages: { min: number; max: number }): number {
-  return (applied.gender.length === 1 ? 1 : 0) + (applied.country ? 1 : 0) + (applied.region !== undefined ? 1 : 0) + (applied.minAge > ages.min || applied.maxAge < ages.max ? 1 : 0);
+  return (
+    (applied.gender.length === 1 ? 1 : 0) +
+    (applied.country ? 1 : 0) +
+    (applied.region !== undefined ? 1 : 0) +
+    (applied.minAge > ages.min || applied.maxAge < ages.max ? 1 : 0) +
+    (applied.verified ? 1 : 0)
+  );
 }
 
 export interface MemberSearchProps {
@@ -55,6 +61,7 @@ interface Draft {
   region: string;
   minAge: string;
   maxAge: string;
+  verified: boolean;
 }
 
 function draftOf(applied: SearchState['applied']): Draft {
@@ -65,6 +72,7 @@ function draftOf(applied: SearchState['applied']): Draft {
     region: applied.region === undefined ? '' : String(applied.region),
     minAge: String(applied.minAge),
     maxAge: String(applied.maxAge),
+    verified: applied.verified === true,
   };
 }
 
@@ -76,6 +84,7 @@ function queryOf(d: Draft): SearchQuery {
     ...(d.region ? { region: Number(d.region) } : {}),
     ...(num(d.minAge) !== undefined ? { minAge: num(d.minAge) } : {}),
     ...(num(d.maxAge) !== undefined ? { maxAge: num(d.maxAge) } : {}),
+    ...(d.verified ? { verified: true } : {}),
   };
 }
 
@@ -103,7 +112,13 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
     if (form) {
       const { country, region, minAge, maxAge } = draft;
       const typed = typedValues(form, { country, region, minAge, maxAge });
-      setDraft((d) => ({ ...d, ...typed, male: checkedIn(form, 'gender', 'male') ?? d.male, female: checkedIn(form, 'gender', 'female') ?? d.female }));
+      setDraft((d) => ({
+        ...d,
+        ...typed,
+        male: checkedIn(form, 'gender', 'male') ?? d.male,
+        female: checkedIn(form, 'gender', 'female') ?? d.female,
+        verified: checkedIn(form, 'verified', '1') ?? d.verified,
+      }));
     }
     setHydrated(true);
     void loadRegions();
@@ -300,6 +315,23 @@ export default function MemberSearch({ data }: { data: PackedProps<MemberSearchP
                 value={draft.maxAge}
                 onChange={(e) => set({ maxAge: e.currentTarget.value })}
               />
+            </div>
+            <div className="col-12 col-lg-auto">
+              <div className="form-check">
+                <input
+                  className="form-check-input"
+                  type="checkbox"
+                  id="search-verified"
+                  name="verified"
+                  value="1"
+                  checked={draft.verified}
+                  onChange={(e) => set({ verified: e.currentTarget.checked })}
+                  data-search-verified
+                />
+                <label className="form-check-label" htmlFor="search-verified">
+                  {t('verified_only')}
+                </label>
+              </div>
             </div>
             <div className="col-12 d-grid d-lg-flex justify-content-lg-end">
               <button type="submit" className="btn btn-primary" data-search-submit disabled={state.status === 'loading'}>

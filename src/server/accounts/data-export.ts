@@ -1,12 +1,27 @@
 /**
  * "Download my data" (GDPR-01, GDPR art. 15 and 20): everything the platform keeps about one member, as
  * one JSON document. Secrets are left out (password hash, session and link tokens); everything else
- * about the member is in: account, profile, photos, sessions, credit ledger, payments, direct-debit mandates
+ * about the member is in: account, profile, photos, verification selfies (VER-01), sessions, credit ledger, payments, direct-debit mandates
  * and SMS (not the codes' hashes), mails sent to them and the page events their browser reported. Mails count when they were sent for the account or to its address.
  */
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { creditLedger, directDebitAccounts, directDebitMandates, mailOutbox, pageEvents, payments, photos, profiles, pushSubscriptions, regions, sessions, smsOutbox, users } from '../../db/schema';
+import {
+  creditLedger,
+  directDebitAccounts,
+  directDebitMandates,
+  mailOutbox,
+  pageEvents,
+  payments,
+  photos,
+  profiles,
+  pushSubscriptions,
+  regions,
+  sessions,
+  smsOutbox,
+  users,
+  verifications,
+} from '../../db/schema';
 import type { Schema } from '../../shared/api/contract';
 import type { Site } from '../sites/directory';
 
@@ -21,9 +36,10 @@ export type UserDataExport = Schema<'UserDataExport'>;
 export async function exportUserData(db: Db, site: Site, userId: number, now: Date): Promise<UserDataExport | null> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user || user.siteId !== site.settings.id) return null;
-  const [[profileRow], photoRows, sessionRows, ledgerRows, mailRows, eventRows, pushRows, paymentRows, mandateRows, smsRows, [ddState]] = await Promise.all([
+  const [[profileRow], photoRows, verificationRows, sessionRows, ledgerRows, mailRows, eventRows, pushRows, paymentRows, mandateRows, smsRows, [ddState]] = await Promise.all([
     db.select({ profile: profiles, region: regions.name }).from(profiles).leftJoin(regions, eq(regions.id, profiles.regionId)).where(eq(profiles.userId, userId)).limit(1),
     db.select().from(photos).where(eq(photos.userId, userId)).orderBy(asc(photos.createdAt), asc(photos.id)),
+    db.select().from(verifications).where(eq(verifications.userId, userId)).orderBy(asc(verifications.createdAt), asc(verifications.id)),
     db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.createdAt)),
     db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(asc(creditLedger.createdAt), asc(creditLedger.id)),
     db
@@ -54,6 +70,7 @@ export async function exportUserData(db: Db, site: Site, userId: number, now: Da
       paid_user: user.paidUser,
       invisible: user.invisible,
       public_profile: user.publicProfile,
+      only_verified_contact: user.onlyVerifiedContact,
       notifications_disabled: user.notificationsDisabled,
       tracking: user.tracking,
       signup_message: user.signupMessage,
@@ -88,6 +105,14 @@ export async function exportUserData(db: Db, site: Site, userId: number, now: Da
       premium: r.premium,
       main: p?.mainPhotoId === r.id,
       created_at: r.createdAt.toISOString(),
+    })),
+    verifications: verificationRows.map((r) => ({
+      pose: r.pose,
+      filename: r.filename,
+      status: r.status,
+      rejection_reason: r.rejectionReason,
+      created_at: r.createdAt.toISOString(),
+      decided_at: iso(r.decidedAt),
     })),
     sessions: sessionRows.map((r) => ({ created_at: r.createdAt.toISOString(), expires_at: r.expiresAt.toISOString(), ip: r.ip, user_agent: r.userAgent })),
     credit_ledger: ledgerRows.map((r) => ({ delta: r.delta, reason: r.reason, reference: r.reference, created_at: r.createdAt.toISOString() })),

@@ -2,6 +2,7 @@
  * What the chat screen shows (CHT-02, CHT-03, CHT-09): `/chats/{id}` (a conversation of the member's)
  * and `/members/{id}/chat` (the conversation with that member, or an empty one to start when the member
  * is listed to the viewer). Opening it reads the conversation (CHT-03). Anything else is not found.
+ * A conversation the member may not start says why before anything is typed (CHT-04 limit, VER-02).
  */
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -12,6 +13,7 @@ import type { EventBus } from '../realtime/bus';
 import { conversationFor, conversationWith, history, markRead, type ChatPartner, type ConversationView } from './conversations';
 import { conversationLimitReached, type ChatMessage } from './send';
 import { listPackages, type CreditPackage } from '../credits/packages';
+import { verificationRequired, verifiedCondition } from '../photos/verification';
 
 export type ChatScreen =
   | { type: 'not_found' }
@@ -23,19 +25,21 @@ export type ChatScreen =
       more: boolean;
       /** CHT-04: a free member who may not start this conversation (their limit is reached): said before they type. */
       limitReached: boolean;
+      /** VER-02: the partner lets only verified members start a conversation and the member is not verified: said before they type. */
+      verificationRequired: boolean;
       /** The site's credit packages (as /credits lists them), for the 'not enough credits' card in the chat (CHT-05). */
       packages: CreditPackage[];
     };
 
 async function partnerFor(db: Db, memberId: number): Promise<ChatPartner | null> {
   const [row] = await db
-    .select({ id: users.id, name: profiles.name, fictional: profiles.fictional, status: users.status, thumb: photos.thumbFilename, image: photos.filename })
+    .select({ id: users.id, name: profiles.name, fictional: profiles.fictional, verified: verifiedCondition, status: users.status, thumb: photos.thumbFilename, image: photos.filename })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .leftJoin(photos, and(activeMainPhoto))
     .where(eq(users.id, memberId))
     .limit(1);
-  return row ? { id: row.id, name: row.name, fictional: row.fictional, thumb: row.thumb, image: row.image, confirmed: row.status === 'active' } : null;
+  return row ? { id: row.id, name: row.name, fictional: row.fictional, verified: row.verified === true, thumb: row.thumb, image: row.image, confirmed: row.status === 'active' } : null;
 }
 
 export async function loadChatScreen(
@@ -57,8 +61,11 @@ export async function loadChatScreen(
   }
   if (!partner) return { type: 'not_found' };
   const packages = await listPackages(db, member.siteId);
-  if (!view) return { type: 'ok', partner, view: null, messages: [], more: false, limitReached: await conversationLimitReached(db, member, partner.id), packages };
+  if (!view) {
+    const [limitReached, needsVerification] = await Promise.all([conversationLimitReached(db, member, partner.id), verificationRequired(db, member.userId, partner.id)]);
+    return { type: 'ok', partner, view: null, messages: [], more: false, limitReached, verificationRequired: needsVerification, packages };
+  }
   const page = await history(db, view);
   await markRead(deps, member, view);
-  return { type: 'ok', partner, view: { ...view, unread: 0 }, messages: page.messages, more: page.more, limitReached: false, packages };
+  return { type: 'ok', partner, view: { ...view, unread: 0 }, messages: page.messages, more: page.more, limitReached: false, verificationRequired: false, packages };
 }

@@ -7,6 +7,7 @@
  * either of them blocked is nobody's to see (BLK-01). Anything else answers null, so a foreign or hidden
  * id looks exactly like one that never existed (404, never 403).
  */
+import { verifiedCondition } from '../photos/verification';
 import { and, desc, eq, gt, inArray, isNull, lt, notInArray, or, sql, type AnyColumn, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
@@ -25,6 +26,8 @@ export interface ChatPartner {
   id: number;
   name: string;
   fictional: boolean;
+  /** VER-01: photo verified (shown by the name in the chat header and list). */
+  verified: boolean;
   /** Main photo file names (approved or the member's own pending one is not shown to others). */
   thumb: string | null;
   image: string | null;
@@ -47,13 +50,14 @@ const partnerColumns = {
   id: users.id,
   name: profiles.name,
   fictional: profiles.fictional,
+  verified: verifiedCondition,
   status: users.status,
   thumb: photos.thumbFilename,
   image: photos.filename,
 };
 
-function toPartner(row: { id: number; name: string; fictional: boolean; status: string; thumb: string | null; image: string | null }): ChatPartner {
-  return { id: row.id, name: row.name, fictional: row.fictional, thumb: row.thumb, image: row.image, confirmed: row.status === 'active' };
+function toPartner(row: { id: number; name: string; fictional: boolean; verified: boolean | null; status: string; thumb: string | null; image: string | null }): ChatPartner {
+  return { id: row.id, name: row.name, fictional: row.fictional, verified: row.verified === true, thumb: row.thumb, image: row.image, confirmed: row.status === 'active' };
 }
 
 /** The member's conversations, newest message first: not removed, not blocked either way (CHT-01). */

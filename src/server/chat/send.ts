@@ -46,6 +46,7 @@ import type { EventBus } from '../realtime/bus';
 import { blockedBetween } from '../members/blocks';
 import { isListedTo } from '../members/visibility';
 import { currentSafetyMatcher } from '../safety/lists';
+import { isVerified } from '../photos/verification';
 
 export interface ChatDeps {
   db: Db;
@@ -103,7 +104,8 @@ export type SendRefusal =
   | 'message_too_long'
   | 'invalid_message'
   | 'invalid_client_id'
-  | 'client_id_reused';
+  | 'client_id_reused'
+  | 'verification_required';
 
 export type SendResult = { type: 'sent'; message: ChatMessage; replayed: boolean; balance: number; started: boolean } | { type: 'refused'; reason: SendRefusal; balance?: number; cost?: number };
 
@@ -197,7 +199,7 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
   // The recipient: a member of this site whose profile is up, no block either way (a blocked member is
   // 'not found': ids leak nothing), and a confirmed address (CHT-09).
   const [recipient] = await db
-    .select({ id: users.id, siteId: users.siteId, status: users.status, profileStatus: profiles.status })
+    .select({ id: users.id, siteId: users.siteId, status: users.status, profileStatus: profiles.status, onlyVerified: users.onlyVerifiedContact })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.id, input.to))
@@ -233,6 +235,9 @@ export async function sendMessage(deps: ChatDeps, sender: Sender, prices: ChatPr
           if (!(await isListedTo(tx as unknown as Db, { siteId: sender.siteId, userId: sender.userId }, recipient.id))) throw new Refused('member_not_found');
           // The count includes the conversation just inserted.
           if (!sender.paidUser && !mayStartConversation(sender, (await conversationsStarted(tx, sender.userId)) - 1)) throw new Refused('conversation_limit');
+          // VER-02: a member who lets only verified members start a conversation. Every start (a text, a
+          // gift, an icebreaker, a gif, a photo, the signup's message, an operator's profile) comes here.
+          if (recipient.onlyVerified && !(await isVerified(tx as unknown as Db, sender.userId))) throw new Refused('verification_required');
           await tx.insert(conversationMembers).values([
             { conversationId: mine.id, userId: sender.userId, otherId: recipient.id },
             { conversationId: mine.id, userId: recipient.id, otherId: sender.userId },

@@ -2,6 +2,7 @@
  * Erases the personal data of accounts deleted 14 or more days ago (DEL-01, GDPR-01). The account row
  * stays, anonymised, so the credit ledger (bookkeeping must be kept) still points at a user id:
  * - photo files (main, thumbnail, blurred copy; on disk or in the S3 bucket) are deleted from the store and their rows removed;
+ * - verification selfies (VER-01) likewise: files deleted, rows removed, the verified mark gone;
  * - the profile is anonymised: name 'deleted', no about text, no attributes, no photo, no region,
  *   the birth date cut to 1 January of its year (the row needs one), hidden;
  * - the e-mail address becomes `deleted-<id>@invalid`, the password hash, tracking record and signup
@@ -15,7 +16,7 @@
  */
 import { and, eq, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accountTokens, directDebitCodes, directDebitMandates, mailOutbox, pageEvents, photos, profiles, pushSubscriptions, sessions, smsOutbox, users } from '../../db/schema';
+import { accountTokens, directDebitCodes, directDebitMandates, mailOutbox, pageEvents, photos, profiles, pushSubscriptions, sessions, smsOutbox, users, verifications } from '../../db/schema';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
 import type { PhotoStore } from '../photos/store';
@@ -71,6 +72,7 @@ export async function eraseDeletedAccounts(deps: EraseDeps, options: { batch?: n
         .returning({ id: users.id });
       if (!user) return null; // reactivated (or erased by another run) meanwhile
       const removed = await tx.delete(photos).where(eq(photos.userId, id)).returning({ filename: photos.filename, thumbFilename: photos.thumbFilename, blurredFilename: photos.blurredFilename });
+      const selfies = await tx.delete(verifications).where(eq(verifications.userId, id)).returning({ filename: verifications.filename });
       await tx
         .update(profiles)
         .set({
@@ -88,6 +90,7 @@ export async function eraseDeletedAccounts(deps: EraseDeps, options: { batch?: n
           interests: [],
           signupReason: null,
           mainPhotoId: null,
+          verifiedPhotoId: null,
         })
         .where(eq(profiles.userId, id));
       await tx.delete(sessions).where(eq(sessions.userId, id));
@@ -103,7 +106,7 @@ export async function eraseDeletedAccounts(deps: EraseDeps, options: { batch?: n
         .update(directDebitMandates)
         .set({ accountHolder: 'deleted', street: '', houseNumber: '', zip: '', city: '', mobile: '', iban: sql`left(${directDebitMandates.iban}, 2) || '**' || right(${directDebitMandates.iban}, 4)` })
         .where(eq(directDebitMandates.userId, id));
-      return removed.flatMap((r) => [r.filename, r.thumbFilename, r.blurredFilename].filter((n): n is string => n !== null));
+      return [...removed.flatMap((r) => [r.filename, r.thumbFilename, r.blurredFilename]), ...selfies.map((r) => r.filename)].filter((n): n is string => n !== null);
     });
     if (files === null) continue;
     result.erased.push(id);

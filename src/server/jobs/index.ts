@@ -8,6 +8,7 @@ import { pruneThrottle } from '../auth/throttle';
 import { eraseDeletedAccounts } from './erase-deleted';
 import { reconcilePendingPayments } from './reconcile-payments';
 import { sendUnreadReminders } from './unread-reminders';
+import { purgeDecidedSelfies } from '../photos/verification';
 import { refreshPremiumFigures } from '../credits/premium-figure';
 import type { Mailer } from '../mail/mailer';
 import type { SiteDirectory } from '../sites/directory';
@@ -39,6 +40,8 @@ export function appJobs(app: JobDeps): ScheduledJob[] {
     { name: 'premium-figures', run: () => refreshPremiumFigures(app) },
     // The rounds' claims (SCALE-02) are kept 30 days, for the back office's question "did it run?".
     { name: 'prune-job-runs', run: () => pruneJobRuns(app) },
+    // Verification selfies are kept 30 days after the moderator's decision, then deleted (VER-01).
+    { name: 'purge-decided-selfies', run: () => purgeDecidedSelfies(app) },
   ];
 }
 

@@ -2,7 +2,7 @@
  * Member cards: their columns and joins, shared by the search (search.ts), the likes (likes.ts) and the
  * signup matches (matches.ts); each adds its own conditions, order and keyset.
  */
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { photos, profiles, regions, users } from '../../db/schema';
 import type { Schema } from '../../shared/api/contract';
@@ -31,6 +31,8 @@ export const memberCardColumns = {
   region: regions.name,
   city: profiles.city,
   fictional: profiles.fictional,
+  /** VER-01: the main photo is the one a moderator checked against the member's selfie (never for fictional profiles). */
+  verified: sql<boolean>`coalesce(${profiles.verifiedPhotoId} = ${profiles.mainPhotoId} and not ${profiles.fictional}, false)`,
   thumb: photos.thumbFilename,
   image: photos.filename,
 };

@@ -14,12 +14,13 @@ import { hasBlocked } from './blocks';
 import { likeIdOf, markSeen } from './likes';
 import { loadProfileView } from './profile-view';
 import { isListedTo, listedTo } from './visibility';
+import { verificationRequired } from '../photos/verification';
 
 export type ProfileView = NonNullable<Awaited<ReturnType<typeof loadProfileView>>>;
 
 export type ProfileScreenData =
   /** `likeSeen`: opening the screen cleared the 'new' flag of the member's like (the viewer's badge counts changed). */
-  | { type: 'ok'; member: ProfileView; liked: boolean; signedIn: boolean; likeSeen: boolean }
+  | { type: 'ok'; member: ProfileView; liked: boolean; signedIn: boolean; likeSeen: boolean; verificationRequired: boolean }
   /**
    * The viewer blocked this member, who is otherwise shown on the site: the page says so (200, to the
    * blocker only) and offers to lift the block (BLK-01).
@@ -57,14 +58,16 @@ export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenV
   // active, not invisible): with the blocks known, no block either way and a profile found is listed.
   const known = user && viewer.blocked ? !viewer.blocked.has(memberId) : null;
   if (known && user) {
-    const [member, liked] = await Promise.all([
+    const [member, liked, needsVerification] = await Promise.all([
       loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now, photos: deps.photos }),
       likeIdOf(db, user.id, memberId).then((id) => id !== null),
+      // VER-02: the member lets only verified members start a conversation, and the viewer is not one (yet).
+      verificationRequired(db, user.id, memberId),
     ]);
     if (!member) return { type: 'not_found' };
     // Marked seen only once the member is known to be listed, as below.
     const likeSeen = await markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId);
-    return { type: 'ok', member, liked, signedIn: true, likeSeen };
+    return { type: 'ok', member, liked, signedIn: true, likeSeen, verificationRequired: needsVerification };
   }
   const listed = known ?? (await isListedTo(db, { siteId: viewer.siteId, userId: user?.id ?? null }, memberId));
   if (!listed) {
@@ -82,11 +85,13 @@ export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenV
     return { type: 'not_found' };
   }
   // Listed to the viewer: the profile, whether the viewer likes them, and their like seen, side by side.
-  const [member, liked, likeSeen] = await Promise.all([
+  const [member, liked, likeSeen, needsVerification] = await Promise.all([
     loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now, photos: deps.photos }),
     user ? likeIdOf(db, user.id, memberId).then((id) => id !== null) : false,
     user ? markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId) : false,
+    // VER-02: the member lets only verified members start a conversation, and the viewer is not one (yet).
+    user ? verificationRequired(db, user.id, memberId) : false,
   ]);
   if (!member) return { type: 'not_found' };
-  return { type: 'ok', member, liked, signedIn: user !== null, likeSeen };
+  return { type: 'ok', member, liked, signedIn: user !== null, likeSeen, verificationRequired: needsVerification };
 }

@@ -68,5 +68,7 @@ export async function loadProfileView(db: Db, options: { siteId: number; memberI
     mainThumb: main && !mainLocked ? main.thumb : null,
     mainBlurred: main && mainLocked ? await blurred(main) : null,
     gallery,
+    /** VER-01: the main photo shown is the one a moderator checked against the member's selfie. */
+    verified: !details.fictional && details.verifiedPhotoId !== null && details.verifiedPhotoId === details.mainPhotoId && main !== undefined,
   };
 }

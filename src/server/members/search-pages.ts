@@ -94,7 +94,7 @@ export async function sharedSearch(req: SearchRequest, options: SharedSearchOpti
 
     // Everything the rows depend on: site, filters in force, the birth dates they mean today, the cursor.
     const range = birthDateRange(req.now, narrowing.minAge, narrowing.maxAge);
-    const key = `search:${req.site.id}:${JSON.stringify([[...narrowing.gender].sort(), narrowing.country ?? null, narrowing.region ?? null, range.from, range.to, filters.cursor ?? null])}`;
+    const key = `search:${req.site.id}:${JSON.stringify([[...narrowing.gender].sort(), narrowing.country ?? null, narrowing.region ?? null, range.from, range.to, filters.cursor ?? null, narrowing.verified === true])}`;
     const perPage = pageSize(undefined);
     const limit = perPage + 1 + SHARED_SPARE_ROWS;
     // An expired page is served while one request searches again (no stampede of waiting requests); the

@@ -51,6 +51,11 @@ export const searchFiltersSchema = z
       .regex(/^[A-Za-z0-9_-]+$/, 'bad cursor')
       .optional(),
     pages: z.coerce.number().int().min(1).max(MAX_SHOWN_PAGES).optional(),
+    /** VER-01: verified members only ('1'). */
+    verified: z
+      .enum(['1', 'true'])
+      .transform(() => true)
+      .optional(),
   })
   .refine((f) => f.minAge === undefined || f.maxAge === undefined || f.minAge <= f.maxAge, {
     message: 'minAge must not be above maxAge',
@@ -89,6 +94,7 @@ export function parseSearchParams(params: URLSearchParams): SearchFilters {
     maxAge: one('maxAge'),
     cursor: one('cursor'),
     pages: one('pages'),
+    verified: one('verified'),
   };
   const result = searchFiltersSchema.safeParse(raw);
   if (!result.success) {
@@ -185,6 +191,8 @@ async function memberDefaults(db: Db, viewer: Viewer): Promise<SearchDefaults> {
 
 export interface Narrowing {
   gender: string[];
+  /** VER-01: verified members only; never widened for similar results. */
+  verified?: boolean;
   country?: string;
   region?: number;
   minAge: number;
@@ -210,6 +218,8 @@ function conditions(viewer: Viewer, n: Narrowing, now: Date): SQL[] {
   const c: SQL[] = [listedTo(viewer), inArray(profiles.gender, n.gender), gte(profiles.birthDate, range.from), lte(profiles.birthDate, range.to)];
   if (n.country !== undefined) c.push(eq(profiles.country, n.country));
   if (n.region !== undefined) c.push(eq(profiles.regionId, n.region));
+  // Exactly the partial index's predicate (profiles_search_verified), so the planner can use it.
+  if (n.verified) c.push(sql`${profiles.verifiedPhotoId} = ${profiles.mainPhotoId}`, eq(profiles.fictional, false));
   return c;
 }
 
@@ -231,6 +241,7 @@ export async function resolveNarrowing(db: Db, options: Pick<SearchOptions, 'vie
     // The saved age range applies as a whole, only when the query names no age.
     minAge: Math.max(filters.minAge ?? (filters.maxAge === undefined ? defaults.minAge : undefined) ?? siteMin, siteMin),
     maxAge: filters.maxAge ?? (filters.minAge === undefined ? defaults.maxAge : undefined) ?? SEARCH_MAX_AGE,
+    ...(filters.verified ? { verified: true } : {}),
   };
   if (n.minAge > n.maxAge) throw new SearchValidationError('minAge must not be above maxAge', 'minAge');
   if (n.region !== undefined) {
@@ -287,7 +298,7 @@ export async function pageOf(db: Db, options: SearchOptions & { narrowing: Narro
   if (filters.cursor === undefined && page.length < SIMILAR_THRESHOLD) similar = await findSimilar(db, viewer, n, now, page, pageSize(options.perPage), siteMin);
 
   return {
-    filters: { gender: n.gender, country: n.country, region: n.region, minAge: n.minAge, maxAge: n.maxAge },
+    filters: { gender: n.gender, country: n.country, region: n.region, minAge: n.minAge, maxAge: n.maxAge, ...(n.verified ? { verified: true } : {}) },
     cards: page.map(({ activeUs: _cursor, ...card }) => toMemberCard(card, now)),
     next,
     similar,

@@ -18,7 +18,7 @@ export const FORM_BODY_LIMIT = 64 * 1024;
 export const UPLOAD_BODY_LIMIT = 10 * 1024 * 1024 + 64 * 1024;
 
 /** Pages whose forms post a photo as multipart/form-data (a test checks every such form is listed). */
-export const UPLOAD_PATHS: readonly string[] = ['/complete-signup', '/profile', '/api/chat-photo.php', '/api/photos.php', '/admin/partner'];
+export const UPLOAD_PATHS: readonly string[] = ['/complete-signup', '/profile', '/api/chat-photo.php', '/api/photos.php', '/admin/partner', '/verify', '/api/verification.php'];
 
 /**
  * After a refusal the server keeps reading (and dropping) what the client still sends, for a short

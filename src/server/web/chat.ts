@@ -20,6 +20,7 @@ const REFUSAL_STATUS: Record<string, number> = {
   member_not_found: 404,
   insufficient_credits: 402,
   conversation_limit: 403,
+  verification_required: 403,
   recipient_unconfirmed: 409,
   client_id_reused: 409,
 };

@@ -36,4 +36,10 @@ describe('HTML security headers', () => {
     expect(CSP_DIRECTIVES).toEqual(expect.arrayContaining(["object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'", "form-action 'self'", "default-src 'self'"]));
     expect(CSP_DIRECTIVES.some((d) => d.startsWith('script-src') || d.startsWith('style-src'))).toBe(false);
   });
+
+  it('VER-01 the camera is allowed to this origin only (the verification selfie), the microphone to nobody', () => {
+    const headers = new Headers({ 'content-type': 'text/html' });
+    applyHtmlSecurityHeaders(headers, { dev: false });
+    expect(headers.get('permissions-policy')).toBe('camera=(self), microphone=(), geolocation=(self)');
+  });
 });

@@ -37,6 +37,7 @@ export const FALLBACK_CSP = [...CSP_DIRECTIVES, "script-src 'self'", "style-src 
  */
 export function applyHtmlSecurityHeaders(headers: Headers, options: { dev: boolean }): void {
   headers.set('referrer-policy', 'strict-origin-when-cross-origin');
-  headers.set('permissions-policy', 'camera=(), microphone=(), geolocation=(self)');
+  // The camera for this origin only: /verify takes the verification selfie with it (VER-01); never a frame's.
+  headers.set('permissions-policy', 'camera=(self), microphone=(), geolocation=(self)');
   if (!options.dev && !headers.has('content-security-policy')) headers.set('content-security-policy', FALLBACK_CSP);
 }

@@ -7,11 +7,12 @@ import { requestEmailChange } from '../accounts/email-change';
 import { changePassword, setChatSignals, setPublicProfile, setInvisible } from '../accounts/preferences';
 import { PASSKEY_NAME_MAX, removePasskey, renamePasskey, setPasskeyRequired } from '../auth/passkeys';
 import type { CurrentUser } from '../members/account';
+import { setOnlyVerifiedContact } from '../photos/verification';
 import type { RequestContext } from './request-context';
 import { invalid, redirect, translateFields, type MultiActionSpec } from './form-action';
 
 /** The forms on the page, as named by the posted `form` field. */
-export type SettingsFormName = 'email' | 'password' | 'invisible' | 'chat_signals' | 'public_profile' | 'passkey_rename' | 'passkey_remove' | 'passkey_required';
+export type SettingsFormName = 'email' | 'password' | 'invisible' | 'chat_signals' | 'public_profile' | 'passkey_rename' | 'passkey_remove' | 'passkey_required' | 'only_verified';
 
 /** The notices a successful post returns with (`?saved=`). */
 export const SETTINGS_SAVED = [
@@ -29,6 +30,8 @@ export const SETTINGS_SAVED = [
   'passkey_removed_required_off',
   'passkey_required_on',
   'passkey_required_off',
+  'only_verified_on',
+  'only_verified_off',
 ] as const;
 export type SettingsSaved = (typeof SETTINGS_SAVED)[number];
 
@@ -69,6 +72,14 @@ export function settingsForm(ctx: Pick<RequestContext, 'app' | 'site' | 't' | 's
         const on = value === '1';
         await setPublicProfile(app, user.id, on);
         return redirect(`/settings?saved=${on ? 'public_profile_on' : 'public_profile_off'}#public-profile`);
+      },
+      // VER-02: only verified members may start a conversation with this member (enforced in chat/send.ts).
+      only_verified: async (form) => {
+        const value = form.text('only_verified');
+        if (value !== '1' && value !== '0') return invalid(400, { formError: t('errors:invalid_choice') });
+        const on = value === '1';
+        await setOnlyVerifiedContact(app.db, user.id, on);
+        return redirect(`/settings?saved=${on ? 'only_verified_on' : 'only_verified_off'}#only-verified`);
       },
       // Read receipts and typing (CHT-10): off sends neither, in every conversation.
       chat_signals: async (form) => {

@@ -51,7 +51,14 @@ export async function membersPage(ctx: Pick<RequestContext, 'app' | 'site' | 'us
     const code = outcome.type === 'invalid' ? outcome.code : 'validation_failed';
     initial = {
       query,
-      applied: { gender: query.gender, country: query.country, region: query.region, minAge: query.minAge ?? siteMin, maxAge: query.maxAge ?? SEARCH_MAX_AGE },
+      applied: {
+        gender: query.gender,
+        country: query.country,
+        region: query.region,
+        minAge: query.minAge ?? siteMin,
+        maxAge: query.maxAge ?? SEARCH_MAX_AGE,
+        ...(query.verified ? { verified: true } : {}),
+      },
       cards: [],
       next: null,
       similar: null,
@@ -65,7 +72,7 @@ export async function membersPage(ctx: Pick<RequestContext, 'app' | 'site' | 'us
   const countries = settings.countries.map((code) => ({ code, name: countryName(code, lang) }));
   const allRegions = await listRegions(app.db, settings.countries);
   const regions = settings.countries.map((code) => ({ code, regions: allRegions.filter((r) => r.country === code).map(({ id, name }) => ({ id, name })) }));
-  const base = messagesFor(lang, ['search', 'members', 'errors']);
+  const base = messagesFor(lang, ['search', 'members', 'errors', 'ui']);
   const errorTexts = base.errors ?? {};
   const messages = {
     search: base.search ?? {},
@@ -78,7 +85,7 @@ export async function membersPage(ctx: Pick<RequestContext, 'app' | 'site' | 'us
     initial,
     countries,
     regions,
-    card: { cdnPrefix: settings.cdn_prefix, fictionalLabel: settings.fictional_singular, fictionalWarning: settings.fictional_warning },
+    card: { cdnPrefix: settings.cdn_prefix, fictionalLabel: settings.fictional_singular, fictionalWarning: settings.fictional_warning, verifiedLabel: String(base.ui?.verified ?? '') },
     minAge: siteMin,
     maxAge: SEARCH_MAX_AGE,
     laterPage: params.has('cursor'),

@@ -7,6 +7,7 @@ import { emailStatus } from '../../accounts/email-change';
 import { chatSignalsOf, NOTIFICATION_KEYS, publicProfileOf } from '../../accounts/preferences';
 import { listPasskeys, PASSKEY_NAME_MAX, passkeyRequiredOf } from '../../auth/passkeys';
 import type { CurrentUser } from '../../members/account';
+import { onlyVerifiedContactOf, verificationStateOf } from '../../photos/verification';
 import type { RefusedPost } from '../form-action';
 import { SETTINGS_SAVED, type SettingsFormName, type SettingsSaved } from '../settings';
 import type { RequestContext } from '../request-context';
@@ -28,6 +29,10 @@ function noticeOf(t: Translate, saved: SettingsSaved | null, pending: string | n
       return t('settings:public_profile_saved_on');
     case 'public_profile_off':
       return t('settings:public_profile_saved_off');
+    case 'only_verified_on':
+      return t('verification:only_verified_saved_on');
+    case 'only_verified_off':
+      return t('verification:only_verified_saved_off');
     case 'chat_signals_on':
       return t('chats:signals_saved_on');
     case 'chat_signals_off':
@@ -73,11 +78,13 @@ export async function settingsPage(
   const saved = (SETTINGS_SAVED as readonly string[]).includes(savedParam ?? '') ? (savedParam as SettingsSaved) : null;
 
   const { confirmed, pending } = await emailStatus(app, user.id);
-  const [chatSignals, publicProfile, passkeys, passkeyRequired] = await Promise.all([
+  const [chatSignals, publicProfile, passkeys, passkeyRequired, onlyVerified, verification] = await Promise.all([
     chatSignalsOf(app, user.id),
     publicProfileOf(app, user.id),
     listPasskeys(app.db, user.id),
     passkeyRequiredOf(app.db, user.id),
+    onlyVerifiedContactOf(app.db, user.id),
+    verificationStateOf(app.db, user.id),
   ]);
   const date = new Intl.DateTimeFormat(ctx.lang, { dateStyle: 'medium' });
 
@@ -90,6 +97,9 @@ export async function settingsPage(
     pending,
     chatSignals,
     publicProfile,
+    onlyVerified,
+    /** VER-01: the member's verification in words, for the settings' verification section. */
+    verification: { state: verification.state, text: t(`verification:state.${verification.state}`) },
     notificationSummary: notificationSummaryOf(t, user.notifications_disabled),
     /** PASS-01: the member's passkeys, "passkey required", and the refusal of a passkey form, if one was posted. */
     passkeys: {
@@ -119,6 +129,7 @@ export async function settingsPage(
       ['invisible', t('settings:invisible_title')],
       ['public-profile', t('settings:public_profile_title')],
       ['chat-signals', t('chats:signals_title')],
+      ['only-verified', t('verification:only_verified_title')],
       ['delete', t('settings:delete_title')],
     ] as const,
   };
