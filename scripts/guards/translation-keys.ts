@@ -11,6 +11,7 @@ import type { SourceFile } from './repo-files';
 export const BUILT_KEY_PREFIXES: Readonly<Record<string, string>> = {
   'chat:gift_': 'a gift by its id (GIFT_IDS)',
   'chat:icebreaker_': 'the numbered opening lines',
+  'safety:reason_': 'a report reason (REPORT_REASONS)',
   'chats:kind_': "a message's kind, in the chat island's translator (t(`kind_${kind}`))",
   'complaints:errors.': "the complaint form's error codes",
   'complete_signup:about.errors.': "the about step's error codes",
@@ -53,6 +54,8 @@ export const BUILT_KEY_PREFIXES: Readonly<Record<string, string>> = {
   'staff_invitations:error_': "the invitation action's error",
   'staff_invitations:state_': "an invitation's state",
   'staff_operator:done_': 'the operator action that was done',
+  'staff_safety:done_': 'the safety page\'s or a report\'s action that was done (save, reset, warn, ban, remove_photos)',
+  'staff_safety:error_warn_': 'why a warning could not go (not_found, mail_failed)',
   'staff_operator:error_': "the operator action's error",
   'staff_operator:kind_': "a message's kind",
   'staff_partner:done_': 'the partner action that was done',
