@@ -54,7 +54,7 @@ export const BUILT_KEY_PREFIXES: Readonly<Record<string, string>> = {
   'staff_invitations:error_': "the invitation action's error",
   'staff_invitations:state_': "an invitation's state",
   'staff_operator:done_': 'the operator action that was done',
-  'staff_safety:done_': 'the safety page\'s or a report\'s action that was done (save, reset, warn, ban, remove_photos)',
+  'staff_safety:done_': "the safety page's or a report's action that was done (save, reset, warn, ban, remove_photos)",
   'staff_safety:error_warn_': 'why a warning could not go (not_found, mail_failed)',
   'staff_operator:error_': "the operator action's error",
   'staff_operator:kind_': "a message's kind",

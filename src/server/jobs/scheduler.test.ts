@@ -202,7 +202,15 @@ describe.each(await databaseKinds())('the app’s jobs on %s', (kind) => {
     kit = await seededDatabase({ clock, url: testDb.url, profilesPerSite: 4 });
     const log = createLogger('silent');
     const jobs = appJobs({ database: kit.database, db: kit.db, clock, photos: kit.photos, log, config: loadConfig({}), mailer: kit.mailer, sites: kit.sites });
-    expect(jobs.map((j) => j.name)).toEqual(['erase-deleted-accounts', 'reconcile-payments', 'prune-login-throttle', 'chat-unread-reminders', 'premium-figures', 'prune-job-runs', 'purge-decided-selfies']);
+    expect(jobs.map((j) => j.name)).toEqual([
+      'erase-deleted-accounts',
+      'reconcile-payments',
+      'prune-login-throttle',
+      'chat-unread-reminders',
+      'premium-figures',
+      'prune-job-runs',
+      'purge-decided-selfies',
+    ]);
     for (const round of [1, 2]) {
       for (const job of jobs) await expect(job.run(), `${job.name}, round ${round}`).resolves.not.toThrow();
       clock.advance(25 * HOUR_MS);
