@@ -86,7 +86,7 @@ test('MEM-01 MEM-08 a member filters, loads more, and keeps the search across ba
   await expect(form.getByLabel('Minimum age')).toHaveValue('30');
   await expect(form.getByLabel('Women', { exact: true })).toBeChecked();
   await expect(form.getByLabel('Men', { exact: true })).not.toBeChecked();
-  for (const text of await page.locator('[data-member-grid] [data-member-id] .member-info span').allTextContents()) {
+  for (const text of await page.locator('[data-member-grid] [data-member-id] .member-info .member-meta').allTextContents()) {
     expect(Number(/^(\d+)/.exec(text)![1])).toBeGreaterThanOrEqual(30);
   }
   expect(errors).toEqual([]);
@@ -125,7 +125,7 @@ test('MEM-01 on a 360 px phone the filters open in a bottom sheet from the Filte
   await expect(page.locator('[data-member-search]')).toHaveAttribute('data-search-status', 'idle');
   // One gender and an age range: two filters, on the button.
   await expect(page.locator('[data-filters-count]')).toHaveText('2');
-  for (const text of await page.locator('[data-member-grid] [data-member-id] .member-info span').allTextContents()) {
+  for (const text of await page.locator('[data-member-grid] [data-member-id] .member-info .member-meta').allTextContents()) {
     expect(Number(/^(\d+)/.exec(text)![1])).toBeGreaterThanOrEqual(30);
   }
   // Escape closes the sheet without searching.
