@@ -5,11 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import * as OTPAuth from 'otpauth';
+import { staffLogin } from './staff-login';
 
 const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
-const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-const code = () => new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(TOTP_SECRET) }).generate();
 
 test("OPS-01 OPS-04 a moderator bans a member: the member's session ends and a new login shows the ban page", async ({ browser, baseURL }) => {
   const memberContext = await browser.newContext();
@@ -35,10 +33,7 @@ test("OPS-01 OPS-04 a moderator bans a member: the member's session ends and a n
     // The moderator finds the member and bans them, by keyboard-friendly forms.
     const staff = await staffContext.newPage();
     await staff.goto('/admin/members');
-    await staff.getByLabel('E-mail').fill('moderator@demo.test');
-    await staff.getByLabel('Password').fill('demo-password-1');
-    await staff.getByLabel('Code from your authenticator app').fill(code());
-    await staff.getByRole('button', { name: 'Log in' }).click();
+    await staffLogin(staff, 'moderator@demo.test');
     await expect(staff).toHaveURL(/\/admin\/members$/);
     await staff.getByLabel('E-mail, name or id').fill(email);
     await staff.keyboard.press('Enter');

@@ -5,23 +5,16 @@
  * member sees the profile typing — and answers; the answer arrives live in the member's open chat.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import * as OTPAuth from 'otpauth';
+import { staffLogin as login } from './staff-login';
 
 const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
-/** The demo staff accounts' password and authenticator key (README, Demo). */
-const STAFF_PASSWORD = 'demo-password-1';
-const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-const code = () => new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(TOTP_SECRET) }).generate();
 
 async function staffLogin(context: BrowserContext, baseURL: string, email: string): Promise<Page> {
   await context.addCookies([{ name: 'lang', value: 'en', url: baseURL }]);
   const page = await context.newPage();
   await page.goto('/admin/operator');
   await expect(page).toHaveURL(/\/admin\/login\?next=%2Fadmin%2Foperator/);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(STAFF_PASSWORD);
-  await page.getByLabel('Code from your authenticator app').fill(code());
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await login(page, email);
   await expect(page.getByRole('heading', { name: 'Operator inbox' })).toBeVisible();
   return page;
 }

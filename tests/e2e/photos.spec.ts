@@ -7,8 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { totpCode } from '../../src/server/staff/accounts';
-import { DEMO_STAFF_PASSWORD, DEMO_TOTP_SECRET } from '../../src/demo/staff';
+import { staffLogin } from './staff-login';
 
 const PHONE = { width: 360, height: 740 };
 test.use({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
@@ -85,12 +84,7 @@ test('PHO-01 PHO-02 PHO-03 OPS-01 a member uploads three photos on a phone with 
   const staff = await staffContext.newPage();
   await staff.goto('/admin/photos');
   await expect(staff).toHaveURL(/\/admin\/login\?next=/);
-  await staff.getByLabel('E-mail').fill('moderator@demo.test');
-  await staff.getByLabel('Password').fill(DEMO_STAFF_PASSWORD);
-  // The next step's code (the server accepts one step either side): a code is good once, and the ban
-  // spec logs the same moderator in with this step's code when the two run within 30 seconds.
-  await staff.getByLabel('Code from your authenticator app').fill(totpCode(DEMO_TOTP_SECRET, new Date(Date.now() + 30_000)));
-  await staff.getByRole('button', { name: 'Log in' }).click();
+  await staffLogin(staff, 'moderator@demo.test');
   await expect(staff).toHaveURL(/\/admin\/photos$/);
   for (const id of ids) await expect(staff.locator(`[data-queue-photo="${id}"]`)).toBeVisible();
   // The member's other photos are beside each one.
