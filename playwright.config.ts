@@ -3,18 +3,73 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// A port per run (kept in the environment so Playwright's workers agree), so parallel runs don't clash.
-// Tests reach site 1 at http://localhost:<port> (baseURL) and site 2 at http://127.0.0.1:<port>.
-// 4400–4999 holds none of the ports Chromium refuses (5060, 5061, 6000, 6566, … ERR_UNSAFE_PORT).
-process.env.E2E_PORT ??= String(4400 + Math.floor(Math.random() * 600));
+// A port per run (kept in the environment so Playwright's workers agree), so parallel runs don't clash;
+// the second server listens on the next port. Tests reach site 1 at http://localhost:<port> (baseURL)
+// and site 2 at http://127.0.0.1:<port>. 4400–4999 holds none of the ports Chromium refuses (5060,
+// 5061, 6000, 6566, … ERR_UNSAFE_PORT).
+process.env.E2E_PORT ??= String(4400 + 2 * Math.floor(Math.random() * 299));
 const port = Number(process.env.E2E_PORT);
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * Two lanes run side by side, each one spec at a time against a server of its own (decision 094): a
+ * browser test spends most of its time waiting for pages, so one lane kept CI's two cores half idle
+ * (8.5 minutes at ~0.6 of a core). The specs of a lane share its server's data as they always shared
+ * one server; no spec sees the other lane's. The page sweeps (axe, every page at 360 px, the landers)
+ * are one lane, the member and staff flows the other, about equal in time.
+ */
+const PAGE_SWEEPS = [
+  '**/a11y.spec.ts',
+  '**/layout-360.spec.ts',
+  '**/landers.spec.ts',
+  '**/phone-layout.spec.ts',
+  '**/static-pages.spec.ts',
+  '**/foundation.spec.ts',
+  '**/lazy-islands.spec.ts',
+  '**/keep-state.spec.ts',
+];
+
+function server(lanePort: number, lane: string) {
+  return {
+    command: 'node dist/server/main.mjs',
+    url: `http://127.0.0.1:${lanePort}/readyz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      PORT: String(lanePort),
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'memory://',
+      DATA_DIR: join(tmpdir(), `dating-e2e-${process.pid}-${lane}`),
+      SEED_PROFILES_PER_SITE: '24',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      // The end-to-end purchases go through the simulated checkout, chosen explicitly (SEC-14).
+      PAYMENTS_PROVIDER: 'simulated',
+    },
+  };
+}
+
+function lane(name: string, lanePort: number, files: { testMatch?: string[]; testIgnore?: string[] }) {
+  return {
+    name,
+    ...files,
+    workers: 1,
+    use: {
+      ...devices['Desktop Chrome'],
+      baseURL: `http://localhost:${lanePort}`,
+      launchOptions: { executablePath: chromium, args: chromiumArgs },
+    },
+  };
+}
 
 /** End-to-end tests in the system Chromium (no browser download) against the built server. */
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   forbidOnly: true,
   reporter: [['list']],
@@ -34,42 +89,9 @@ export default defineConfig({
     },
   },
   use: {
-    baseURL: `http://localhost:${port}`,
     trace: 'off',
-    launchOptions: {
-      executablePath: chromium,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    },
+    launchOptions: { executablePath: chromium, args: chromiumArgs },
   },
-  projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: chromium,
-          args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-        },
-      },
-    },
-  ],
-  webServer: {
-    command: 'node dist/server/main.mjs',
-    url: `http://127.0.0.1:${port}/readyz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '0.0.0.0',
-      DATABASE_URL: 'memory://',
-      DATA_DIR: join(tmpdir(), `dating-e2e-${process.pid}`),
-      SEED_PROFILES_PER_SITE: '24',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      // The end-to-end purchases go through the simulated checkout, chosen explicitly (SEC-14).
-      PAYMENTS_PROVIDER: 'simulated',
-    },
-  },
+  projects: [lane('pages', port, { testMatch: PAGE_SWEEPS }), lane('flows', port + 1, { testIgnore: PAGE_SWEEPS })],
+  webServer: [server(port, 'pages'), server(port + 1, 'flows')],
 });

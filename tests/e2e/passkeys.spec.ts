@@ -78,6 +78,22 @@ async function withoutAutofill(page: Page) {
   });
 }
 
+/**
+ * The member reaches for the login page's e-mail field (the pointer onto it), which loads the passkey
+ * island; its conditional-UI request is answered at once by the virtual authenticator, and the page goes
+ * on. The field has autofocus, so on some loads the island is already on its way before the pointer
+ * moves (the focus counts as reaching for it): the login may then finish while the field is being looked
+ * up, and a Playwright call on the old page waits on a field that is gone. So whichever comes first ends
+ * the reach: the page going on, or the pointer on the field.
+ */
+async function reachForEmailField(page: Page) {
+  const pointer = (async () => {
+    const field = await page.locator('#login-email').boundingBox({ timeout: 5_000 });
+    if (field) await page.mouse.move(field.x + field.width / 2, field.y + field.height / 2);
+  })().catch(() => {});
+  await Promise.race([page.waitForURL(/\/members/), pointer]);
+}
+
 async function fitsWidth(page: Page, label: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${label} scrolls sideways`).toBeLessThanOrEqual(0);
 }
@@ -103,11 +119,9 @@ for (const lang of ['nl', 'en', 'de'] as const) {
 
       // Logged out: reaching for the e-mail field, the login page asks for this site's passkeys for its
       // suggestions (conditional UI); Chromium's virtual authenticator answers at once with the one it holds.
-      // Focus, not a click: the login may finish (and the page go on) between a click's pointer move and its
-      // press, which would leave the click waiting on a field that is gone.
       await context.clearCookies({ name: 'session' });
       await page.goto('/login');
-      await page.locator('#login-email').focus();
+      await reachForEmailField(page);
       await expect(page).toHaveURL(/\/members/);
       // The session is a new one (rotated) and the device cookie is set, like the password login's.
       expect((await context.cookies()).find((c) => c.name === 'device')).toBeDefined();
