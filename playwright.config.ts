@@ -14,8 +14,8 @@ const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-f
 
 /**
  * Two lanes run side by side, each one spec at a time against a server of its own (decision 094): a
- * browser test spends most of its time waiting for pages, so one lane kept CI's two cores half idle
- * (8.5 minutes at ~0.6 of a core). The specs of a lane share its server's data as they always shared
+ * browser test spends part of its time waiting for pages, frames and idle periods, so one lane left a
+ * quarter of CI's two cores idle. The specs of a lane share its server's data as they always shared
  * one server; no spec sees the other lane's. The page sweeps (axe, every page at 360 px, the landers)
  * are one lane, the member and staff flows the other, about equal in time.
  */
