@@ -2,7 +2,7 @@
 import { eq, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
-import { blocks, likes, profiles, sites, users } from '../../db/schema';
+import { blocks, conversations, likes, profiles, sites, users } from '../../db/schema';
 import { loadProfileScreen } from './profile-screen';
 
 const clock = new FakeClock();
@@ -89,5 +89,28 @@ describe('profile screen with the blocks known', () => {
     expect((await loadProfileScreen(kit, { siteId, user: { id: viewer, paid_user: false }, blocked: new Set() }, hidden)).type).toBe('not_found');
     const [row] = await kit.db.select({ seenAt: likes.seenAt }).from(likes).where(eq(likes.likerId, hidden));
     expect(row!.seenAt).toBeNull();
+  });
+
+  it('VER-02 LIK-02 issue 26: the facts the profile query folds in (liked, like unseen, verified members only) answer as their own queries did, with the blocks known or not', async () => {
+    const viewer = await member();
+    const strict = await member(siteId, { onlyVerifiedContact: true });
+    const open = await member();
+    const user = { id: viewer, paid_user: false };
+    for (const blocked of [new Set<number>(), undefined]) {
+      // Not liked, no like to mark seen; the strict member asks for a verification the viewer lacks.
+      expect(await loadProfileScreen(kit, { siteId, user, blocked }, strict)).toMatchObject({ type: 'ok', liked: false, likeSeen: false, verificationRequired: true });
+      expect(await loadProfileScreen(kit, { siteId, user, blocked }, open)).toMatchObject({ type: 'ok', liked: false, likeSeen: false, verificationRequired: false });
+    }
+    // A conversation they already have: the first message is behind them, so no verification is asked.
+    const [low, high] = viewer < strict ? [viewer, strict] : [strict, viewer];
+    await kit.db.insert(conversations).values({ siteId, memberLow: low, memberHigh: high, startedBy: viewer });
+    expect(await loadProfileScreen(kit, { siteId, user, blocked: new Set() }, strict)).toMatchObject({ verificationRequired: false });
+    // The strict member's like of the viewer: seen on the first opening only; the viewer's like of them shows.
+    await kit.db.insert(likes).values([
+      { siteId, likerId: strict, likedId: viewer, source: 'profile' },
+      { siteId, likerId: viewer, likedId: strict, source: 'profile' },
+    ]);
+    expect(await loadProfileScreen(kit, { siteId, user }, strict)).toMatchObject({ liked: true, likeSeen: true });
+    expect(await loadProfileScreen(kit, { siteId, user, blocked: new Set() }, strict)).toMatchObject({ liked: true, likeSeen: false });
   });
 });

@@ -11,12 +11,12 @@ import { profiles, users } from '../../db/schema';
 import type { Clock } from '../clock';
 import type { PhotoStore } from '../photos/store';
 import { hasBlocked } from './blocks';
-import { likeIdOf, markSeen } from './likes';
-import { loadProfileView } from './profile-view';
+import { markSeen } from './likes';
+import { loadProfileViewWithFacts } from './profile-view';
 import { isListedTo, listedTo } from './visibility';
 import { verificationRequired } from '../photos/verification';
 
-export type ProfileView = NonNullable<Awaited<ReturnType<typeof loadProfileView>>>;
+export type ProfileView = NonNullable<Awaited<ReturnType<typeof loadProfileViewWithFacts>>>['view'];
 
 export type ProfileScreenData =
   /** `likeSeen`: opening the screen cleared the 'new' flag of the member's like (the viewer's badge counts changed). */
@@ -57,18 +57,7 @@ export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenV
   // The profile's own query asks what listedTo asks but the blocks (same site, profile and account
   // active, not invisible): with the blocks known, no block either way and a profile found is listed.
   const known = user && viewer.blocked ? !viewer.blocked.has(memberId) : null;
-  if (known && user) {
-    const [member, liked, needsVerification] = await Promise.all([
-      loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now, photos: deps.photos }),
-      likeIdOf(db, user.id, memberId).then((id) => id !== null),
-      // VER-02: the member lets only verified members start a conversation, and the viewer is not one (yet).
-      verificationRequired(db, user.id, memberId),
-    ]);
-    if (!member) return { type: 'not_found' };
-    // Marked seen only once the member is known to be listed, as below.
-    const likeSeen = await markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId);
-    return { type: 'ok', member, liked, signedIn: true, likeSeen, verificationRequired: needsVerification };
-  }
+  if (known && user) return profileFor(deps, viewer, user, memberId, now);
   const listed = known ?? (await isListedTo(db, { siteId: viewer.siteId, userId: user?.id ?? null }, memberId));
   if (!listed) {
     // The blocker's page about the block: only for a member the blocker would see but for blocks (a
@@ -84,14 +73,25 @@ export async function loadProfileScreen(deps: ProfileScreenDeps, viewer: ScreenV
     }
     return { type: 'not_found' };
   }
-  // Listed to the viewer: the profile, whether the viewer likes them, and their like seen, side by side.
-  const [member, liked, likeSeen, needsVerification] = await Promise.all([
-    loadProfileView(db, { siteId: viewer.siteId, memberId, viewer: user, now, photos: deps.photos }),
-    user ? likeIdOf(db, user.id, memberId).then((id) => id !== null) : false,
-    user ? markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId) : false,
+  return profileFor(deps, viewer, user, memberId, now);
+}
+
+/**
+ * The screen of a member listed to the viewer: the profile's query also says whether the viewer likes
+ * them, whether their like of the viewer is unseen and whether they take first messages from verified
+ * members only (profile-view.ts, ProfileViewerFacts), so a profile page is the profile and its photos, plus a write only
+ * when there is a like to mark seen and a look at the viewer's verification only when the member asks
+ * for it (issue 26: 5 statements → 2).
+ */
+async function profileFor(deps: ProfileScreenDeps, viewer: ScreenViewer, user: ScreenViewer['user'], memberId: number, now: Date): Promise<ProfileScreenData> {
+  const found = await loadProfileViewWithFacts(deps.db, { siteId: viewer.siteId, memberId, viewer: user, now, photos: deps.photos });
+  if (!found) return { type: 'not_found' };
+  const { facts } = found;
+  // Marked seen only once the member is known to be listed (the update checks again that it is unseen).
+  const [likeSeen, needsVerification] = await Promise.all([
+    user && facts.likeUnseen ? markSeen(deps, { siteId: viewer.siteId, userId: user.id }, memberId) : false,
     // VER-02: the member lets only verified members start a conversation, and the viewer is not one (yet).
-    user ? verificationRequired(db, user.id, memberId) : false,
+    user && facts.onlyVerified ? verificationRequired(deps.db, user.id, memberId) : false,
   ]);
-  if (!member) return { type: 'not_found' };
-  return { type: 'ok', member, liked, signedIn: user !== null, likeSeen, verificationRequired: needsVerification };
+  return { type: 'ok', member: found.view, liked: facts.liked, signedIn: user !== null, likeSeen, verificationRequired: needsVerification };
 }

@@ -7,7 +7,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
-import { photos, profiles, regions, users } from '../../db/schema';
+import { likes, photos, profiles, regions, users } from '../../db/schema';
 import { ensureBlurred } from '../photos/blur';
 import { photoOrder } from '../photos/manage';
 import type { PhotoStore } from '../photos/store';
@@ -23,12 +23,36 @@ export interface ProfilePhoto {
   blurred: string | null;
 }
 
-export async function loadProfileView(db: Db, options: { siteId: number; memberId: number; viewer: { id: number; paid_user: boolean } | null; now: Date; photos?: PhotoStore }) {
+/**
+ * What the profile's own query also tells about the viewer and the member, so the profile screen needs
+ * no query of its own for it (issue 26): whether the viewer likes the member, whether the member's like
+ * of the viewer is still unseen (only then is there a 'seen' to write), and whether the member accepts
+ * first messages from verified members only (VER-02; only then is the viewer's verification asked).
+ * All false for a visitor.
+ */
+export interface ProfileViewerFacts {
+  liked: boolean;
+  likeUnseen: boolean;
+  onlyVerified: boolean;
+}
+
+/**
+ * The profile as the viewer sees it (only active, visible members of the site; null otherwise), with
+ * {@link ProfileViewerFacts} kept apart: they are not the profile's, and the page must not show them.
+ */
+export async function loadProfileViewWithFacts(db: Db, options: { siteId: number; memberId: number; viewer: { id: number; paid_user: boolean } | null; now: Date; photos?: PhotoStore }) {
   // The profile of an active, visible member of the site, and then all their active photos at once (each
-  // built once per handle, src/db/prepared.ts: a profile page runs them on every request).
+  // built once per handle, src/db/prepared.ts: a profile page runs them on every request). A visitor
+  // asks as viewer 0, which no member is.
   const profileQuery = preparedOn(db, 'profile_view', (d) =>
     d
-      .select({ profile: profiles, region: regions.name })
+      .select({
+        profile: profiles,
+        region: regions.name,
+        liked: sql<boolean>`exists (select 1 from ${likes} where ${likes.likerId} = ${sql.placeholder('viewerId')} and ${likes.likedId} = ${users.id})`,
+        likeUnseen: sql<boolean>`exists (select 1 from ${likes} where ${likes.likerId} = ${users.id} and ${likes.likedId} = ${sql.placeholder('viewerId')} and ${likes.seenAt} is null)`,
+        onlyVerified: users.onlyVerifiedContact,
+      })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
       .leftJoin(regions, eq(regions.id, profiles.regionId))
@@ -36,8 +60,17 @@ export async function loadProfileView(db: Db, options: { siteId: number; memberI
       .limit(1)
       .prepare('profile_view'),
   );
-  const [row] = await profileQuery.execute({ memberId: options.memberId, siteId: options.siteId });
+  const [row] = await profileQuery.execute({ memberId: options.memberId, siteId: options.siteId, viewerId: options.viewer?.id ?? 0 });
   if (!row) return null;
+  const facts: ProfileViewerFacts = { liked: Boolean(row.liked), likeUnseen: Boolean(row.likeUnseen), onlyVerified: row.onlyVerified };
+  return { view: await profileViewOf(db, row, options), facts };
+}
+
+async function profileViewOf(
+  db: Db,
+  row: { profile: typeof profiles.$inferSelect; region: string | null },
+  options: { memberId: number; viewer: { id: number; paid_user: boolean } | null; now: Date; photos?: PhotoStore },
+) {
   const details = { ...row.profile, region: row.region, age: ageOn(row.profile.birthDate, options.now) };
   const memberId = options.memberId;
   const photosQuery = preparedOn(db, 'profile_view_photos', (d) =>
