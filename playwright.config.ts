@@ -19,16 +19,7 @@ const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-f
  * one server; no spec sees the other lane's. The page sweeps (axe, every page at 360 px, the landers)
  * are one lane, the member and staff flows the other, about equal in time.
  */
-const PAGE_SWEEPS = [
-  '**/a11y.spec.ts',
-  '**/layout-360.spec.ts',
-  '**/landers.spec.ts',
-  '**/phone-layout.spec.ts',
-  '**/static-pages.spec.ts',
-  '**/foundation.spec.ts',
-  '**/lazy-islands.spec.ts',
-  '**/keep-state.spec.ts',
-];
+const PAGE_SWEEPS = ['**/a11y.spec.ts', '**/layout-360.spec.ts', '**/landers.spec.ts', '**/static-pages.spec.ts', '**/foundation.spec.ts', '**/lazy-islands.spec.ts', '**/keep-state.spec.ts'];
 
 function server(lanePort: number, lane: string) {
   return {
