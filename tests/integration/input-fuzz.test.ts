@@ -633,8 +633,13 @@ describe.each(await databaseKinds())('SEC-19 staff pages and dev viewers fuzz on
       fuzzer.add('next', `/admin/login?next=${next}`, { method: 'POST', headers: FORM_POST, body: urlencoded(fuzzer, { email: 'admin@demo.test', password: 'wrong-password', code: '000000' }, 0) });
     }
 
+    // With PostgreSQL there, it takes every request, and PGlite (a database in this process, one query
+    // at a time) a fixed third: every third in order, so each route still gets its share. The whole set
+    // on both took 47 s of CI's 15 minutes, 29 s of it on PGlite. Without PostgreSQL, PGlite takes all.
+    const sampled = kind === 'pglite' && (await databaseKinds()).includes('postgres');
+    const sent = sampled ? jobs.filter((_, i) => i % 3 === 0) : jobs;
     const started = Date.now();
-    const failures = await runJobs(server, jobs, (job) => job.label);
+    const failures = await runJobs(server, sent, (job) => job.label);
     // Last, logging out with odd bodies, as each role.
     const logouts: Job[] = Object.values(sessions).flatMap((session) => [
       { label: 'logout form', path: '/admin/logout', options: { method: 'POST', headers: { origin, ...FORM_POST, cookie: `staff_session=${session}` }, body: 'x=%0d%0a&next=//evil.example' } },
@@ -642,7 +647,9 @@ describe.each(await databaseKinds())('SEC-19 staff pages and dev viewers fuzz on
     ]);
     failures.push(...(await runJobs(server, logouts, (job) => job.label)));
     const seconds = (Date.now() - started) / 1000;
-    console.info(`SEC-19 fuzz (${kind}): ${jobs.length + logouts.length} requests to ${routes.length} staff and dev routes and ${memberRoutes.length} member id routes in ${seconds.toFixed(1)} s`);
+    console.info(
+      `SEC-19 fuzz (${kind}): ${sent.length + logouts.length} requests${sampled ? ` (a third of ${jobs.length})` : ''} to ${routes.length} staff and dev routes and ${memberRoutes.length} member id routes in ${seconds.toFixed(1)} s`,
+    );
     expect(jobs.length).toBeGreaterThan(1_000);
     expect(failures).toEqual([]);
   }, 300_000);
