@@ -47,7 +47,6 @@ import { blockedBetween } from '../members/blocks';
 import { isListedTo } from '../members/visibility';
 import { currentSafetyMatcher } from '../safety/lists';
 import { isVerified } from '../photos/verification';
-import { haveConversation } from './pair';
 
 export interface ChatDeps {
   db: Db;
@@ -327,7 +326,14 @@ async function asksForSafetyNotice(db: Db, senderId: number, body: string): Prom
  * chat screen says so before anything is typed; sendMessage still decides, under its lock.
  */
 export async function conversationLimitReached(db: Db, sender: Pick<Sender, 'userId' | 'paidUser'>, otherId: number): Promise<boolean> {
-  if (sender.paidUser || (await haveConversation(db, sender.userId, otherId))) return false;
+  if (sender.paidUser) return false;
+  const [low, high] = sender.userId < otherId ? [sender.userId, otherId] : [otherId, sender.userId];
+  const [existing] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high)))
+    .limit(1);
+  if (existing) return false;
   return !mayStartConversation(sender, await conversationsStarted(db, sender.userId));
 }
 

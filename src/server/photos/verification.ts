@@ -18,11 +18,10 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { Db } from '../../db/client';
-import { photos, profiles, users, verifications } from '../../db/schema';
+import { conversations, photos, profiles, users, verifications } from '../../db/schema';
 import { isVerificationPose, isVerificationRejectionReason, SELFIE_RETENTION_DAYS, type VerificationPose, type VerificationState } from '../../shared/verification';
 import type { Clock } from '../clock';
 import type { Logger } from '../logger';
-import { haveConversation } from '../chat/pair';
 import { checkImage, MAX_INPUT_PIXELS } from './upload';
 import { PHOTO_NAME, type PhotoStore } from './store';
 
@@ -169,7 +168,14 @@ export async function latestSelfie(db: Db, userId: number): Promise<string | nul
  */
 export async function verificationRequired(db: Db, senderId: number, otherId: number): Promise<boolean> {
   const [other] = await db.select({ onlyVerified: users.onlyVerifiedContact }).from(users).where(eq(users.id, otherId)).limit(1);
-  if (!other?.onlyVerified || (await haveConversation(db, senderId, otherId))) return false;
+  if (!other?.onlyVerified) return false;
+  const [low, high] = senderId < otherId ? [senderId, otherId] : [otherId, senderId];
+  const [existing] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.memberLow, low), eq(conversations.memberHigh, high)))
+    .limit(1);
+  if (existing) return false;
   return !(await isVerified(db, senderId));
 }
 
