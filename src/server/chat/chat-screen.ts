@@ -10,9 +10,10 @@ import { photos, profiles, users } from '../../db/schema';
 import { activeMainPhoto } from '../members/listing';
 import { isListedTo } from '../members/visibility';
 import type { EventBus } from '../realtime/bus';
-import { conversationFor, conversationWith, history, markRead, type ChatPartner, type ConversationView } from './conversations';
+import { conversationFor, conversationWith, history, markRead, needsRead, type ChatPartner, type ConversationView } from './conversations';
 import { conversationLimitReached, type ChatMessage } from './send';
-import { listPackages, type CreditPackage } from '../credits/packages';
+import { cachedPackages, type CreditPackage } from '../credits/packages';
+import type { TtlCache } from '../cache';
 import { verificationRequired, verifiedCondition } from '../photos/verification';
 
 export type ChatScreen =
@@ -29,6 +30,8 @@ export type ChatScreen =
       verificationRequired: boolean;
       /** The site's credit packages (as /credits lists them), for the 'not enough credits' card in the chat (CHT-05). */
       packages: CreditPackage[];
+      /** Opening it read messages: the member's badge counts changed (the page reads them again). */
+      read: boolean;
     };
 
 async function partnerFor(db: Db, memberId: number): Promise<ChatPartner | null> {
@@ -43,7 +46,7 @@ async function partnerFor(db: Db, memberId: number): Promise<ChatPartner | null>
 }
 
 export async function loadChatScreen(
-  deps: { db: Db; bus: EventBus },
+  deps: { db: Db; bus: EventBus; cache: TtlCache },
   member: { siteId: number; userId: number; paidUser: boolean },
   target: { conversationId: number } | { memberId: number },
 ): Promise<ChatScreen> {
@@ -60,12 +63,13 @@ export async function loadChatScreen(
     partner = view?.partner ?? ((await isListedTo(db, member, target.memberId)) ? await partnerFor(db, target.memberId) : null);
   }
   if (!partner) return { type: 'not_found' };
-  const packages = await listPackages(db, member.siteId);
+  const packages = await cachedPackages(deps, member.siteId);
   if (!view) {
     const [limitReached, needsVerification] = await Promise.all([conversationLimitReached(db, member, partner.id), verificationRequired(db, member.userId, partner.id)]);
-    return { type: 'ok', partner, view: null, messages: [], more: false, limitReached, verificationRequired: needsVerification, packages };
+    return { type: 'ok', partner, view: null, messages: [], more: false, limitReached, verificationRequired: needsVerification, packages, read: false };
   }
   const page = await history(db, view);
-  await markRead(deps, member, view);
-  return { type: 'ok', partner, view: { ...view, unread: 0 }, messages: page.messages, more: page.more, limitReached: false, verificationRequired: false, packages };
+  // Reading a conversation already read changes nothing: the update (and the badge's recount) only when it does.
+  const read = needsRead(view, page.messages.at(-1)?.id) && (await markRead(deps, member, view)).changed;
+  return { type: 'ok', partner, view: { ...view, unread: 0 }, messages: page.messages, more: page.more, limitReached: false, verificationRequired: false, packages, read };
 }

@@ -11,12 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
 import { FakeClock, inFlight } from '../../../tests/setup/kit';
 import { openDatabase, type Database, type Db } from '../../db/client';
-import { blocks, conversationMembers, conversations, creditLedger, messages, profiles, sites, users } from '../../db/schema';
+import { blocks, conversationMembers, conversations, creditLedger, creditPackages, messages, profiles, sites, users } from '../../db/schema';
 import { seedDemo } from '../../demo/seed';
 import { balance, grant } from '../credits/ledger';
 import { LocalPhotoStore } from '../photos/store';
 import { InProcessBus, type BusEvents } from '../realtime/bus';
-import { conversationFor, conversationWith, history, listChats, markRead, removeChats, unreadTotal } from './conversations';
+import { conversationFor, conversationWith, history, listChats, markRead, needsRead, removeChats, unreadTotal } from './conversations';
+import { loadChatScreen } from './chat-screen';
+import { cachedPackages } from '../credits/packages';
+import { TtlCache } from '../cache';
 import { conversationLimitReached, sendMessage, type ChatDeps, type ChatPrices, type SendInput, type SendResult } from './send';
 
 const PRICES: ChatPrices = { message_credits: 1, photo_credits: 3, gift_credits: 5, message_length: 200 };
@@ -234,6 +237,80 @@ describe('chat on PGlite', () => {
     const stranger = await member(f);
     expect(await conversationFor(f.db, { siteId: f.siteId, userId: stranger.id }, chat!.id)).toBeNull();
     expect(await removeChats(f.deps, { siteId: f.siteId, userId: stranger.id }, { conversationId: chat!.id })).toEqual([]);
+  });
+});
+
+describe.each(await databaseKinds())('opening a conversation on %s', (kind) => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await fixture(kind);
+  });
+  afterAll(() => f?.close());
+
+  it('CHT-03 opening reads it once: a conversation already read is opened without a write or a new count, a message newer than the read mark is read', async () => {
+    const a = await member(f, { credits: 100, paid: true });
+    const b = await member(f, { credits: 100 });
+    const me = { siteId: f.siteId, userId: b.id, paidUser: false };
+    const deps = { ...f.deps, cache: new TtlCache(new FakeClock()) };
+    for (let i = 1; i <= 3; i++) expect((await sendMessage(f.deps, a.sender, PRICES, text(b.id, `bericht ${i}`))).type).toBe('sent');
+    const [chat] = await listChats(f.db, me);
+    const reads = () => f.events.filter((e) => e.topic === 'chat.read' && (e.payload as { readerId: number }).readerId === b.id).length;
+
+    const first = await loadChatScreen(deps, me, { conversationId: chat!.id });
+    expect(first).toMatchObject({ type: 'ok', read: true, view: { unread: 0 } });
+    expect(await unreadTotal(f.db, me)).toBe(0);
+    expect(reads()).toBe(1);
+    const readMark = async () =>
+      (
+        await f.db
+          .select({ through: conversationMembers.lastReadMessageId })
+          .from(conversationMembers)
+          .where(and(eq(conversationMembers.conversationId, chat!.id), eq(conversationMembers.userId, b.id)))
+      )[0]!.through;
+    const newest = (await history(f.db, (await conversationFor(f.db, me, chat!.id))!)).messages.at(-1)!.id;
+    expect(await readMark()).toBe(newest);
+
+    // Opened again: nothing to read, so no update, no 'read' event, and the page keeps the counts it has.
+    const again = await loadChatScreen(deps, me, { conversationId: chat!.id });
+    expect(again).toMatchObject({ type: 'ok', read: false });
+    expect(reads()).toBe(1);
+
+    // The read mark behind the newest message with no unread count (a message shown but not counted): opening reads through it.
+    await f.db
+      .update(conversationMembers)
+      .set({ lastReadMessageId: newest - 1 })
+      .where(and(eq(conversationMembers.conversationId, chat!.id), eq(conversationMembers.userId, b.id)));
+    expect(await loadChatScreen(deps, me, { conversationId: chat!.id })).toMatchObject({ type: 'ok', read: true });
+    expect(await readMark()).toBe(newest);
+    expect(reads()).toBe(2);
+
+    // A new message: unread again, and opening reads it.
+    expect((await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'nog een'))).type).toBe('sent');
+    expect(await unreadTotal(f.db, me)).toBe(1);
+    expect(await loadChatScreen(deps, me, { conversationId: chat!.id })).toMatchObject({ type: 'ok', read: true });
+    expect(await unreadTotal(f.db, me)).toBe(0);
+  });
+
+  it('CHT-03 needsRead: unread messages, or a message newer than the read mark that the view knew of or the page shows', () => {
+    expect(needsRead({ unread: 0, lastReadMessageId: 10, lastMessageId: 10 })).toBe(false);
+    expect(needsRead({ unread: 0, lastReadMessageId: 10, lastMessageId: 10 }, 10)).toBe(false);
+    expect(needsRead({ unread: 2, lastReadMessageId: 10, lastMessageId: 10 })).toBe(true);
+    expect(needsRead({ unread: 0, lastReadMessageId: 9, lastMessageId: 10 })).toBe(true);
+    // Arrived between reading the view and reading the page: shown, so read.
+    expect(needsRead({ unread: 0, lastReadMessageId: 10, lastMessageId: 10 }, 11)).toBe(true);
+  });
+
+  it("CHT-05 the chat offers the site's packages from a per-site cache that a site change drops", async () => {
+    const cache = new TtlCache(new FakeClock());
+    const deps = { db: f.db, cache };
+    const before = await cachedPackages(deps, f.siteId);
+    expect(before.length).toBeGreaterThan(0);
+    await f.db.update(creditPackages).set({ active: false }).where(eq(creditPackages.id, before[0]!.id));
+    expect(await cachedPackages(deps, f.siteId)).toEqual(before);
+    cache.deleteSite(f.siteId);
+    const after = await cachedPackages(deps, f.siteId);
+    expect(after.map((p) => p.id)).toEqual(before.slice(1).map((p) => p.id));
+    await f.db.update(creditPackages).set({ active: true }).where(eq(creditPackages.id, before[0]!.id));
   });
 });
 

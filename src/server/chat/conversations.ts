@@ -15,6 +15,7 @@ import { blocks, conversationMembers, conversations, messages, photos, profiles,
 import type { Clock } from '../clock';
 import type { EventBus } from '../realtime/bus';
 import { activeMainPhoto } from '../members/listing';
+import { notBlockedEitherWay } from '../members/visibility';
 import type { ChatMessage } from './send';
 
 export interface ChatMember {
@@ -63,34 +64,39 @@ function toPartner(row: { id: number; name: string; fictional: boolean; verified
 /** The member's conversations, newest message first: not removed, not blocked either way (CHT-01). */
 export async function listChats(db: Db, member: ChatMember, options: { limit?: number } = {}): Promise<ChatSummary[]> {
   const limit = Math.min(Math.max(options.limit ?? 100, 1), 200);
-  const rows = await db
-    .select({
-      ...partnerColumns,
-      conversationId: conversationMembers.conversationId,
-      unread: conversationMembers.unread,
-      lastMessageAt: conversationMembers.lastMessageAt,
-      messageId: messages.id,
-      messageSender: messages.senderId,
-      messageKind: messages.kind,
-      messageBody: messages.body,
-      messageAt: messages.createdAt,
-    })
-    .from(conversationMembers)
-    .innerJoin(users, eq(users.id, conversationMembers.otherId))
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .leftJoin(photos, activeMainPhoto)
-    .leftJoin(messages, eq(messages.id, conversationMembers.lastMessageId))
-    .where(
-      and(
-        eq(conversationMembers.userId, member.userId),
-        isNull(conversationMembers.removedAt),
-        notInArray(users.status, ['deleted', 'banned']),
-        eq(users.siteId, member.siteId),
-        noBlockBetween(conversationMembers.userId, conversationMembers.otherId),
-      ),
-    )
-    .orderBy(desc(conversationMembers.lastMessageAt), desc(conversationMembers.conversationId))
-    .limit(limit);
+  // Built once per handle (src/db/prepared.ts): /chats and every open conversation on a desktop list them.
+  const query = preparedOn(db, 'chat_list', (d) =>
+    d
+      .select({
+        ...partnerColumns,
+        conversationId: conversationMembers.conversationId,
+        unread: conversationMembers.unread,
+        lastMessageAt: conversationMembers.lastMessageAt,
+        messageId: messages.id,
+        messageSender: messages.senderId,
+        messageKind: messages.kind,
+        messageBody: messages.body,
+        messageAt: messages.createdAt,
+      })
+      .from(conversationMembers)
+      .innerJoin(users, eq(users.id, conversationMembers.otherId))
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .leftJoin(photos, activeMainPhoto)
+      .leftJoin(messages, eq(messages.id, conversationMembers.lastMessageId))
+      .where(
+        and(
+          eq(conversationMembers.userId, sql.placeholder('userId')),
+          isNull(conversationMembers.removedAt),
+          notInArray(users.status, ['deleted', 'banned']),
+          eq(users.siteId, sql.placeholder('siteId')),
+          notBlockedEitherWay(sql.placeholder('userId'), conversationMembers.otherId),
+        ),
+      )
+      .orderBy(desc(conversationMembers.lastMessageAt), desc(conversationMembers.conversationId))
+      .limit(sql.placeholder('limit'))
+      .prepare('chat_list'),
+  );
+  const rows = await query.execute({ userId: member.userId, siteId: member.siteId, limit });
   return rows.map((row) => ({
     id: row.conversationId,
     partner: toPartner(row),
@@ -108,9 +114,7 @@ export function unreadSelect(d: Db, userId: Placeholder | AnyColumn) {
   return d
     .select({ unread: sql<number>`coalesce(sum(${conversationMembers.unread}), 0)`.mapWith(Number).as('unread_messages') })
     .from(conversationMembers)
-    .where(
-      and(eq(conversationMembers.userId, userId), gt(conversationMembers.unread, 0), isNull(conversationMembers.removedAt), noBlockBetween(conversationMembers.userId, conversationMembers.otherId)),
-    );
+    .where(and(eq(conversationMembers.userId, userId), gt(conversationMembers.unread, 0), isNull(conversationMembers.removedAt), notBlockedEitherWay(userId, conversationMembers.otherId)));
 }
 
 /** Unread messages over the member's visible conversations (the chat list's total). Built once. */
@@ -125,6 +129,8 @@ export interface ConversationView {
   partner: ChatPartner;
   unread: number;
   lastReadMessageId: number;
+  /** The conversation's newest message when it was read (0 for none): with `unread` and `lastReadMessageId`, whether opening it reads anything (`needsRead`). */
+  lastMessageId: number;
   clearedThrough: number;
   /** The newest of the member's own messages the partner has read, when the partner sends receipts (CHT-10). */
   seenThrough: number | null;
@@ -135,41 +141,48 @@ export interface ConversationView {
 /** One conversation of the member's, or null (another's, blocked, the partner gone, or no such id). */
 export async function conversationFor(db: Db, member: ChatMember, conversationId: number): Promise<ConversationView | null> {
   if (!Number.isSafeInteger(conversationId) || conversationId <= 0 || conversationId > 2_147_483_647) return null;
-  const [row] = await db
-    .select({
-      ...partnerColumns,
-      conversationId: conversationMembers.conversationId,
-      unread: conversationMembers.unread,
-      lastReadMessageId: conversationMembers.lastReadMessageId,
-      clearedThrough: conversationMembers.clearedThrough,
-      startedBy: conversations.startedBy,
-      siteId: conversations.siteId,
-      chatSignals: users.chatSignals,
-      partnerRead:
-        sql<number>`(select ${conversationMembers.lastReadMessageId} from ${conversationMembers} other where other.conversation_id = ${conversationMembers.conversationId} and other.user_id = ${conversationMembers.otherId})`.mapWith(
-          Number,
+  // Built once per handle (src/db/prepared.ts): every conversation page and chat call reads it.
+  const query = preparedOn(db, 'chat_conversation_for', (d) =>
+    d
+      .select({
+        ...partnerColumns,
+        conversationId: conversationMembers.conversationId,
+        unread: conversationMembers.unread,
+        lastReadMessageId: conversationMembers.lastReadMessageId,
+        lastMessageId: conversationMembers.lastMessageId,
+        clearedThrough: conversationMembers.clearedThrough,
+        startedBy: conversations.startedBy,
+        siteId: conversations.siteId,
+        chatSignals: users.chatSignals,
+        partnerRead:
+          sql<number>`(select ${conversationMembers.lastReadMessageId} from ${conversationMembers} other where other.conversation_id = ${conversationMembers.conversationId} and other.user_id = ${conversationMembers.otherId})`.mapWith(
+            Number,
+          ),
+      })
+      .from(conversationMembers)
+      .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
+      .innerJoin(users, eq(users.id, conversationMembers.otherId))
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .leftJoin(photos, activeMainPhoto)
+      .where(
+        and(
+          eq(conversationMembers.conversationId, sql.placeholder('conversationId')),
+          eq(conversationMembers.userId, sql.placeholder('userId')),
+          notInArray(users.status, ['deleted', 'banned']),
+          noBlockBetween(conversationMembers.userId, conversationMembers.otherId),
         ),
-    })
-    .from(conversationMembers)
-    .innerJoin(conversations, eq(conversations.id, conversationMembers.conversationId))
-    .innerJoin(users, eq(users.id, conversationMembers.otherId))
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .leftJoin(photos, activeMainPhoto)
-    .where(
-      and(
-        eq(conversationMembers.conversationId, conversationId),
-        eq(conversationMembers.userId, member.userId),
-        notInArray(users.status, ['deleted', 'banned']),
-        noBlockBetween(conversationMembers.userId, conversationMembers.otherId),
-      ),
-    )
-    .limit(1);
+      )
+      .limit(1)
+      .prepare('chat_conversation_for'),
+  );
+  const [row] = await query.execute({ conversationId, userId: member.userId });
   if (!row || row.siteId !== member.siteId) return null;
   return {
     id: row.conversationId,
     partner: toPartner(row),
     unread: row.unread,
     lastReadMessageId: row.lastReadMessageId,
+    lastMessageId: row.lastMessageId ?? 0,
     clearedThrough: row.clearedThrough,
     seenThrough: row.chatSignals ? row.partnerRead : null,
     startedByMe: row.startedBy === member.userId,
@@ -195,18 +208,35 @@ export async function history(
   options: { before?: number; after?: number; limit?: number } = {},
 ): Promise<{ messages: ChatMessage[]; more: boolean }> {
   const limit = Math.min(Math.max(options.limit ?? HISTORY_PAGE, 1), 100);
-  const conditions = [eq(messages.conversationId, view.id), gt(messages.id, Math.max(view.clearedThrough, options.after ?? 0))];
-  if (options.before !== undefined) conditions.push(lt(messages.id, options.before));
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(...conditions))
-    .orderBy(options.after !== undefined ? messages.id : desc(messages.id))
-    .limit(limit + 1);
+  const forward = options.after !== undefined;
+  const backward = options.before !== undefined;
+  // Built once per handle and direction (src/db/prepared.ts): every conversation page reads the newest page.
+  const name = `chat_history_${forward ? 'after' : 'newest'}${backward ? '_before' : ''}`;
+  const query = preparedOn(db, name, (d) => {
+    const conditions = [eq(messages.conversationId, sql.placeholder('conversationId')), gt(messages.id, sql.placeholder('after'))];
+    if (backward) conditions.push(lt(messages.id, sql.placeholder('before')));
+    return d
+      .select()
+      .from(messages)
+      .where(and(...conditions))
+      .orderBy(forward ? messages.id : desc(messages.id))
+      .limit(sql.placeholder('limit'))
+      .prepare(name);
+  });
+  const rows = await query.execute({ conversationId: view.id, after: Math.max(view.clearedThrough, options.after ?? 0), before: options.before ?? 0, limit: limit + 1 });
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
-  if (options.after === undefined) page.reverse();
+  if (!forward) page.reverse();
   return { messages: page as ChatMessage[], more };
+}
+
+/**
+ * Whether opening the conversation reads anything (markRead would change it): unread messages, or a
+ * message newer than the member's read mark, among those `view` knew of or the page shows (`shownThrough`,
+ * the newest message id on the page, read after the view).
+ */
+export function needsRead(view: Pick<ConversationView, 'unread' | 'lastReadMessageId' | 'lastMessageId'>, shownThrough = 0): boolean {
+  return view.unread > 0 || view.lastReadMessageId < Math.max(view.lastMessageId, shownThrough);
 }
 
 export interface ReadDeps {

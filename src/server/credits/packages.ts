@@ -6,6 +6,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { creditPackages } from '../../db/schema';
 import { numberFormat } from '../../shared/intl-formats';
+import type { TtlCache } from '../cache';
 
 export interface CreditPackage {
   id: number;
@@ -37,6 +38,17 @@ export async function listPackages(db: Db, siteId: number): Promise<CreditPackag
     centsPerCredit: perCredit[i]!,
     savingPercent: dearest > 0 ? Math.floor((1 - perCredit[i]! / dearest) * 100) : 0,
   }));
+}
+
+/** How long a process keeps a site's packages (`cachedPackages`); a site change ('site.changed') drops them at once. */
+export const PACKAGES_TTL_MS = 60_000;
+
+/**
+ * `listPackages` kept per site for a minute (src/server/cache.ts; 'site.changed' drops the site's
+ * entries): every conversation page offers them for its 'not enough credits' card (CHT-05).
+ */
+export function cachedPackages(deps: { db: Db; cache: TtlCache }, siteId: number): Promise<CreditPackage[]> {
+  return deps.cache.get(`packages:${siteId}`, PACKAGES_TTL_MS, () => listPackages(deps.db, siteId));
 }
 
 /**

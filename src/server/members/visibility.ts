@@ -42,7 +42,7 @@ export const shownInPublic: SQL = or(eq(profiles.fictional, true), eq(users.publ
 export function listedTo(viewer: Viewer | ViewerParams): SQL {
   const conditions: SQL[] = [eq(profiles.siteId, viewer.siteId), eq(profiles.status, 'active'), eq(users.status, 'active'), eq(users.invisible, false)];
   if (viewer.userId !== null) {
-    conditions.push(ne(users.id, viewer.userId), notBlockedBetween(viewer.userId, users.id));
+    conditions.push(ne(users.id, viewer.userId), notBlockedEitherWay(viewer.userId, users.id));
   } else if (!('everyone' in viewer && viewer.everyone)) {
     // HON-02: a visitor sees only the members who let the public pages show them, and fictional profiles.
     conditions.push(shownInPublic);
@@ -53,6 +53,27 @@ export function listedTo(viewer: Viewer | ViewerParams): SQL {
 /** SQL: no block exists between `viewerId` and the member in `other`, in either direction. */
 export function notBlockedBetween(viewerId: number | Placeholder | AnyColumn, other: SQL.Aliased | typeof users.id | SQL): SQL {
   return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${other}) or (${blocks.blockerId} = ${other} and ${blocks.blockedId} = ${viewerId}))`;
+}
+
+/**
+ * SQL: the ids of the members `viewerId` blocked or is blocked by, as an int array (both ways, BLK-01).
+ * With the viewer a value, a placeholder or a column of an outer query, PostgreSQL reads it once per
+ * query (an InitPlan), however many rows then test against it.
+ */
+export function blockedEitherWay(viewerId: number | Placeholder | AnyColumn): SQL<number[]> {
+  return sql<
+    number[]
+  >`array(select ${blocks.blockedId} from ${blocks} where ${blocks.blockerId} = ${viewerId} union select ${blocks.blockerId} from ${blocks} where ${blocks.blockedId} = ${viewerId})`;
+}
+
+/**
+ * SQL: as `notBlockedBetween`, for a list: the viewer's blocks are read once (`blockedEitherWay`) and each
+ * row's member is compared with them, instead of a lookup in `blocks` per row. `viewerId` must not be a
+ * column of the rows being tested (the array would then be read per row): a value, a placeholder, or a
+ * column of an outer query.
+ */
+export function notBlockedEitherWay(viewerId: number | Placeholder | AnyColumn, other: SQL.Aliased | AnyColumn | SQL): SQL {
+  return sql`${other} <> all(${blockedEitherWay(viewerId)})`;
 }
 
 /** Whether `memberId` may be shown to `viewer` (profile pages, likes, a conversation's start). */

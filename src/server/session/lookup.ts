@@ -7,7 +7,8 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
-import { blocks, photos, profiles, sessions, users } from '../../db/schema';
+import { photos, profiles, sessions, users } from '../../db/schema';
+import { blockedEitherWay } from '../members/visibility';
 import type { Clock } from '../clock';
 import { applySessionVerdict, isTokenShaped, judgeSession, sessionIdFromToken, type ValidatedSession } from '../auth/sessions';
 import { mainPhotoJoin, memberColumns, toCurrentUser, type CurrentUser, type MemberRow } from '../members/account';
@@ -28,10 +29,6 @@ export interface SessionMember extends ValidatedSession {
   /** The member's own search ('looking for', region, ages), read with the counts (a page request); null when not read. */
   searchDefaults: SearchDefaults | null;
 }
-
-/** SQL: the ids of the members `member` blocked or is blocked by, as an int array (both ways, BLK-01). */
-const blockedEitherWay = (member: typeof sessions.userId) =>
-  sql<number[]>`array(select ${blocks.blockedId} from ${blocks} where ${blocks.blockerId} = ${member} union select ${blocks.blockerId} from ${blocks} where ${blocks.blockedId} = ${member})`;
 
 const sessionColumns = { ...memberColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt, siteId: users.siteId, dismissals: users.dismissals };
 
