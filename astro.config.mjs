@@ -78,6 +78,31 @@ const nativeIslandIds = {
 };
 
 /**
+ * A page is written as one string joined from Astro's chunks and then encoded to UTF-8. V8 keeps a
+ * string one byte a character while every character is Latin-1; one wider character anywhere ('…' in a
+ * translation, '€' in a price, an emoji in a message) makes the whole joined page two bytes a character,
+ * and joining and encoding it then costs 10–25 times as much (0.5–1 ms for a 75 kB conversation page).
+ * So a chunk holding a wider character is encoded on its own, and the page's string stays one byte a
+ * character; the bytes are the same. A one-byte chunk answers the test at once (V8 knows its strings'
+ * width). If Astro changes the line, the build says so and runs unchanged. docs/decisions/095-one-byte-pages.md
+ */
+/** @type {import('vite').Plugin} */
+const wideChunksAsBytes = {
+  name: 'wide-chunks-as-bytes',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!id.replace(/\\/g, '/').endsWith('/astro/dist/runtime/server/render/astro/render.js')) return null;
+    const line = 'const bytes = chunkToByteArrayOrString(result, chunk);';
+    if (code.split(line).length !== 2 || !code.includes('mergedArray = encoder.encode(text);')) {
+      this.warn('astro/dist/runtime/server/render/astro/render.js no longer joins page chunks as before: pages are encoded as Astro does');
+      return null;
+    }
+    const wide = 'let bytes = chunkToByteArrayOrString(result, chunk);\n      if (typeof bytes === "string" && /[\\u0100-\\uffff]/.test(bytes)) bytes = encoder.encode(bytes);';
+    return { code: code.replace(line, wide), map: null };
+  },
+};
+
+/**
  * Before rendering a framework component Astro asks each renderer whether the component is its own:
  * React's `check` renders the component once inside `renderToStaticMarkup` and throws the result away,
  * so every island's top component ran twice per request (the conversation page's message list and
@@ -129,7 +154,7 @@ export default defineConfig({
   prefetch: false,
   devToolbar: { enabled: false },
   vite: {
-    plugins: [rememberedCspDigests, nativeIslandIds, singleRendererNoCheck],
+    plugins: [rememberedCspDigests, nativeIslandIds, singleRendererNoCheck, wideChunksAsBytes],
     // Stylesheets up to 20 kB (uncompressed) are inlined (build.inlineStylesheets 'auto' uses this limit):
     // the landers' own CSS no longer blocks the first paint as a second request; the shared Bootstrap
     // bundle (~160 kB) stays a cached file. Images come from /public and /photos, not from Vite.

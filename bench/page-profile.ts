@@ -1,7 +1,7 @@
 /**
  * One member page under load against a kept benchmark database (`BENCH_KEEP=1 npm run bench:members`
  * prints its DATABASE_URL and DATA_DIR): CPU per request of the app and of the database's backends, and
- * with PROFILE_DIR a V8 CPU profile of the server (its ten dearest functions by self time are printed).
+ * with PROFILE_DIR a V8 CPU profile of the server (its dearest functions by self time are printed, PROFILE_TOP of them).
  *
  *   DATABASE_URL=… DATA_DIR=… npm run bench:page -- /members /members/123 /chats
  *   PROFILE_DIR=/tmp/prof BENCH_CONNECTIONS=20 BENCH_ACCOUNT=premium ACCEPT_ENCODING=zstd npm run bench:page -- /chats/1
