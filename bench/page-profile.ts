@@ -44,7 +44,7 @@ async function backendsCpu(sqlc: postgres.Sql): Promise<number> {
 }
 
 for (const path of paths) {
-  const args = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const args = [...(process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean), ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   const app = spawn(process.execPath, [...args, join(root, 'dist/server/main.mjs')], {
     cwd: root,
     env: { ...process.env, WEB_CONCURRENCY: '1', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'production', SEED_DEMO: 'false' },

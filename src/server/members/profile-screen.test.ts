@@ -2,8 +2,9 @@
 import { eq, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
-import { blocks, conversations, likes, profiles, sites, users } from '../../db/schema';
+import { blocks, conversations, likes, photos, profiles, sites, users } from '../../db/schema';
 import { loadProfileScreen } from './profile-screen';
+import { loadProfileViewWithFacts } from './profile-view';
 
 const clock = new FakeClock();
 let kit: SeededDatabase;
@@ -112,5 +113,32 @@ describe('profile screen with the blocks known', () => {
     ]);
     expect(await loadProfileScreen(kit, { siteId, user }, strict)).toMatchObject({ liked: true, likeSeen: true });
     expect(await loadProfileScreen(kit, { siteId, user, blocked: new Set() }, strict)).toMatchObject({ liked: true, likeSeen: false });
+  });
+
+  it("MEM-04 issue 26: the photos folded into the profile query come active only, in the member's order, premium ones locked for a free viewer and open to a premium one", async () => {
+    const owner = await member();
+    const viewer = await member();
+    const rows = await kit.db
+      .insert(photos)
+      .values([
+        { userId: owner, filename: 'o-main.webp', thumbFilename: 'o-main-t.webp', status: 'active' as const, premium: false, position: 0, width: 600, height: 800 },
+        { userId: owner, filename: 'o-third.webp', thumbFilename: 'o-third-t.webp', status: 'active' as const, premium: true, position: 3, width: 600, height: 800 },
+        { userId: owner, filename: 'o-second.webp', thumbFilename: 'o-second-t.webp', status: 'active' as const, premium: false, position: 2, width: 600, height: 800 },
+        { userId: owner, filename: 'o-gone.webp', thumbFilename: 'o-gone-t.webp', status: 'removed' as const, premium: false, position: 1, width: 600, height: 800 },
+        { userId: owner, filename: 'o-waiting.webp', thumbFilename: 'o-waiting-t.webp', status: 'inspection_pending' as const, premium: false, position: 1, width: 600, height: 800 },
+      ])
+      .returning({ id: photos.id });
+    await kit.db.update(profiles).set({ mainPhotoId: rows[0]!.id }).where(eq(profiles.userId, owner));
+    const asFree = await loadProfileViewWithFacts(kit.db, { siteId, memberId: owner, viewer: { id: viewer, paid_user: false }, now: clock.now() });
+    expect(asFree!.view.mainImage).toBe('o-main.webp');
+    expect(asFree!.view.gallery).toEqual([
+      { id: rows[2]!.id, filename: 'o-second.webp', thumb: 'o-second-t.webp', locked: false, blurred: null },
+      { id: rows[1]!.id, filename: null, thumb: null, locked: true, blurred: null },
+    ]);
+    const asPremium = await loadProfileViewWithFacts(kit.db, { siteId, memberId: owner, viewer: { id: viewer, paid_user: true }, now: clock.now() });
+    expect(asPremium!.view.gallery.map((p) => p.filename)).toEqual(['o-second.webp', 'o-third.webp']);
+    // A member without photos gets an empty gallery and no main image.
+    const bare = await loadProfileViewWithFacts(kit.db, { siteId, memberId: await member(), viewer: { id: viewer, paid_user: false }, now: clock.now() });
+    expect(bare!.view).toMatchObject({ gallery: [], mainImage: null, mainBlurred: null });
   });
 });

@@ -41,9 +41,9 @@ export interface ProfileViewerFacts {
  * {@link ProfileViewerFacts} kept apart: they are not the profile's, and the page must not show them.
  */
 export async function loadProfileViewWithFacts(db: Db, options: { siteId: number; memberId: number; viewer: { id: number; paid_user: boolean } | null; now: Date; photos?: PhotoStore }) {
-  // The profile of an active, visible member of the site, and then all their active photos at once (each
-  // built once per handle, src/db/prepared.ts: a profile page runs them on every request). A visitor
-  // asks as viewer 0, which no member is.
+  // The profile of an active, visible member of the site with all their active photos, in their order, in
+  // one statement (built once per handle, src/db/prepared.ts: a profile page runs it on every request). A
+  // visitor asks as viewer 0, which no member is.
   const profileQuery = preparedOn(db, 'profile_view', (d) =>
     d
       .select({
@@ -52,6 +52,9 @@ export async function loadProfileViewWithFacts(db: Db, options: { siteId: number
         liked: sql<boolean>`exists (select 1 from ${likes} where ${likes.likerId} = ${sql.placeholder('viewerId')} and ${likes.likedId} = ${users.id})`,
         likeUnseen: sql<boolean>`exists (select 1 from ${likes} where ${likes.likerId} = ${users.id} and ${likes.likedId} = ${sql.placeholder('viewerId')} and ${likes.seenAt} is null)`,
         onlyVerified: users.onlyVerifiedContact,
+        photos: sql<
+          ActivePhoto[]
+        >`coalesce((select json_agg(json_build_object('id', ${photos.id}, 'filename', ${photos.filename}, 'thumb', ${photos.thumbFilename}, 'premium', ${photos.premium}, 'blurredFilename', ${photos.blurredFilename}) order by ${sql.join([...photoOrder], sql`, `)}) from ${photos} where ${photos.userId} = ${users.id} and ${photos.status} = 'active'), '[]'::json)`,
       })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
@@ -66,22 +69,23 @@ export async function loadProfileViewWithFacts(db: Db, options: { siteId: number
   return { view: await profileViewOf(db, row, options), facts };
 }
 
+/** One of the member's active photos as the profile's query answers them (JSON, in the member's order). */
+interface ActivePhoto {
+  id: number;
+  filename: string;
+  thumb: string | null;
+  premium: boolean;
+  blurredFilename: string | null;
+}
+
 async function profileViewOf(
   db: Db,
-  row: { profile: typeof profiles.$inferSelect; region: string | null },
+  row: { profile: typeof profiles.$inferSelect; region: string | null; photos: ActivePhoto[] | string },
   options: { memberId: number; viewer: { id: number; paid_user: boolean } | null; now: Date; photos?: PhotoStore },
 ) {
   const details = { ...row.profile, region: row.region, age: ageOn(row.profile.birthDate, options.now) };
   const memberId = options.memberId;
-  const photosQuery = preparedOn(db, 'profile_view_photos', (d) =>
-    d
-      .select({ id: photos.id, filename: photos.filename, thumb: photos.thumbFilename, premium: photos.premium, blurredFilename: photos.blurredFilename })
-      .from(photos)
-      .where(and(eq(photos.userId, sql.placeholder('memberId')), eq(photos.status, 'active')))
-      .orderBy(...photoOrder)
-      .prepare('profile_view_photos'),
-  );
-  const active = await photosQuery.execute({ memberId });
+  const active: ActivePhoto[] = typeof row.photos === 'string' ? (JSON.parse(row.photos) as ActivePhoto[]) : row.photos;
   const main = details.mainPhotoId === null ? undefined : active.find((p) => p.id === details.mainPhotoId);
   const rows = active.filter((p) => p.id !== details.mainPhotoId);
   const mayUnlock = options.viewer !== null && (options.viewer.paid_user || options.viewer.id === memberId);
