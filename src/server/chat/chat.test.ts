@@ -16,7 +16,7 @@ import { seedDemo } from '../../demo/seed';
 import { balance, grant } from '../credits/ledger';
 import { LocalPhotoStore } from '../photos/store';
 import { InProcessBus, type BusEvents } from '../realtime/bus';
-import { conversationFor, conversationWith, history, listChats, markRead, needsRead, removeChats, unreadTotal } from './conversations';
+import { conversationFor, conversationWith, HISTORY_PAGE, history, listChats, markRead, needsRead, removeChats, unreadTotal } from './conversations';
 import { loadChatScreen } from './chat-screen';
 import { cachedPackages } from '../credits/packages';
 import { TtlCache } from '../cache';
@@ -289,6 +289,38 @@ describe.each(await databaseKinds())('opening a conversation on %s', (kind) => {
     expect(await unreadTotal(f.db, me)).toBe(1);
     expect(await loadChatScreen(deps, me, { conversationId: chat!.id })).toMatchObject({ type: 'ok', read: true });
     expect(await unreadTotal(f.db, me)).toBe(0);
+  });
+
+  it('CHT-02 the newest page of a long conversation is read from the index in order, not by sorting all of its messages', async () => {
+    const a = await member(f, { credits: 10, paid: true });
+    const b = await member(f);
+    expect((await sendMessage(f.deps, a.sender, PRICES, text(b.id, 'eerste'))).type).toBe('sent');
+    const me = { siteId: f.siteId, userId: b.id };
+    const [chat] = await listChats(f.db, me);
+    await f.db.execute(
+      sql`insert into messages (conversation_id, sender_id, recipient_id, body, client_id) select ${chat!.id}, ${a.id}, ${b.id}, 'bericht ' || g, 'bulk-' || ${chat!.id} || '-' || g from generate_series(1, 3000) g`,
+    );
+    // Newer messages in another conversation: the long one's are no longer the table's newest.
+    const c = await member(f, { credits: 10, paid: true });
+    expect((await sendMessage(f.deps, c.sender, PRICES, text(a.id, 'later'))).type).toBe('sent');
+    const [other] = await listChats(f.db, { siteId: f.siteId, userId: a.id });
+    await f.db.execute(
+      sql`insert into messages (conversation_id, sender_id, recipient_id, body, client_id) select ${other!.id}, ${c.id}, ${a.id}, 'later ' || g, 'bulk-' || ${other!.id} || '-' || g from generate_series(1, 3000) g`,
+    );
+    await f.db.execute(sql`analyze messages`);
+    const view = (await conversationFor(f.db, me, chat!.id))!;
+    // The rows this transaction read from the messages table (PostgreSQL's own counters for it).
+    const read = await f.db.transaction(async (tx) => {
+      const page = await history(tx as unknown as Db, view);
+      expect(page.messages.map((m) => m.body).slice(-2)).toEqual(['bericht 2999', 'bericht 3000']);
+      expect(page.more).toBe(true);
+      const result = (await tx.execute(sql`select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as n from pg_stat_xact_user_tables where relname = 'messages'`)) as unknown;
+      const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+      return Number((rows[0] as { n: number | string }).n);
+    });
+    expect(read).toBeGreaterThan(0);
+    // About a page, not the 3,001 messages a sort would read nor the 3,000 newer ones a walk down the table's ids would.
+    expect(read).toBeLessThan(HISTORY_PAGE * 3);
   });
 
   it('CHT-03 needsRead: unread messages, or a message newer than the read mark that the view knew of or the page shows', () => {

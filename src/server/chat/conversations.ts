@@ -9,6 +9,7 @@
  */
 import { verifiedCondition } from '../photos/verification';
 import { and, desc, eq, gt, inArray, isNull, lt, notInArray, or, sql, type AnyColumn, type Placeholder } from 'drizzle-orm';
+import { descNullsLast } from '../../db/order';
 import type { Db } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
 import { blocks, conversationMembers, conversations, messages, photos, profiles, users, type MessageKind } from '../../db/schema';
@@ -219,7 +220,7 @@ export async function history(
       .select()
       .from(messages)
       .where(and(...conditions))
-      .orderBy(forward ? messages.id : desc(messages.id))
+      .orderBy(forward ? messages.id : descNullsLast(messages.id))
       .limit(sql.placeholder('limit'))
       .prepare(name);
   });

@@ -9,6 +9,7 @@
  * No Astro types here: callers pass the database, bus, clock and a notifier.
  */
 import { and, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { descNullsLast } from '../../db/order';
 import type { Db } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
 import { likes, photos, profiles, regions, users, type LikeSource } from '../../db/schema';
@@ -162,7 +163,7 @@ export async function listLikes(
     }
     return selectLikeCards(d, otherSide)
       .where(and(...conditions))
-      .orderBy(desc(likes.createdAt), desc(likes.id))
+      .orderBy(descNullsLast(likes.createdAt), descNullsLast(likes.id))
       .limit(sql.placeholder('limit'))
       .prepare(name);
   });
@@ -187,7 +188,7 @@ export async function likedBy(db: Db, member: Member): Promise<{ id: number; lik
       .innerJoin(users, eq(users.id, likes.likerId))
       .innerJoin(profiles, eq(profiles.userId, users.id))
       .where(and(eq(likes.likedId, userId), listedTo({ siteId: sql.placeholder('siteId'), userId })))
-      .orderBy(desc(likes.createdAt), desc(likes.id))
+      .orderBy(descNullsLast(likes.createdAt), descNullsLast(likes.id))
       .prepare('liked_by');
   });
   const rows = await query.execute({ userId: member.userId, siteId: member.siteId });

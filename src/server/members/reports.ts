@@ -6,7 +6,8 @@
  * evidence stays as it was. A member files at most REPORTS_PER_DAY reports in 24 hours (counted under a
  * lock, so parallel posts cannot outrun it); a refusal stores and blocks nothing.
  */
-import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, count, eq, gt, sql } from 'drizzle-orm';
+import { descNullsLast } from '../../db/order';
 import type { Db } from '../../db/client';
 import { complaintMessages, complaints, messages, profiles, users, type ReportReason } from '../../db/schema';
 import type { Clock } from '../clock';
@@ -71,7 +72,7 @@ export async function reportMember(deps: { db: Db; bus: EventBus; clock: Clock }
       .returning({ id: complaints.id });
     const complaintId = row!.id;
     const theirs = and(eq(messages.senderId, target.id), eq(messages.recipientId, reporter.userId));
-    const newest = await tx.select().from(messages).where(theirs).orderBy(desc(messages.id)).limit(EVIDENCE_MESSAGES);
+    const newest = await tx.select().from(messages).where(theirs).orderBy(descNullsLast(messages.id)).limit(EVIDENCE_MESSAGES);
     const evidence = new Map(newest.map((m) => [m.id, m]));
     if (input.messageId !== null && Number.isSafeInteger(input.messageId) && !evidence.has(input.messageId)) {
       const [reported] = await tx

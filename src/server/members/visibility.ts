@@ -50,11 +50,6 @@ export function listedTo(viewer: Viewer | ViewerParams): SQL {
   return and(...conditions) as SQL;
 }
 
-/** SQL: no block exists between `viewerId` and the member in `other`, in either direction. */
-export function notBlockedBetween(viewerId: number | Placeholder | AnyColumn, other: SQL.Aliased | typeof users.id | SQL): SQL {
-  return sql`not exists (select 1 from ${blocks} where (${blocks.blockerId} = ${viewerId} and ${blocks.blockedId} = ${other}) or (${blocks.blockerId} = ${other} and ${blocks.blockedId} = ${viewerId}))`;
-}
-
 /**
  * SQL: the ids of the members `viewerId` blocked or is blocked by, as an int array (both ways, BLK-01).
  * With the viewer a value, a placeholder or a column of an outer query, PostgreSQL reads it once per
@@ -67,10 +62,10 @@ export function blockedEitherWay(viewerId: number | Placeholder | AnyColumn): SQ
 }
 
 /**
- * SQL: as `notBlockedBetween`, for a list: the viewer's blocks are read once (`blockedEitherWay`) and each
- * row's member is compared with them, instead of a lookup in `blocks` per row. `viewerId` must not be a
- * column of the rows being tested (the array would then be read per row): a value, a placeholder, or a
- * column of an outer query.
+ * SQL: no block exists between the viewer and the member in `other`, in either direction (BLK-01). The
+ * viewer's blocks are read once (`blockedEitherWay`) and each row's member is compared with them, instead
+ * of a lookup in `blocks` per row. `viewerId` must not be a column of the rows being tested (the array
+ * would then be read per row): a value, a placeholder, or a column of an outer query.
  */
 export function notBlockedEitherWay(viewerId: number | Placeholder | AnyColumn, other: SQL.Aliased | AnyColumn | SQL): SQL {
   return sql`${other} <> all(${blockedEitherWay(viewerId)})`;

@@ -16,6 +16,7 @@
  */
 import { and, asc, count, desc, eq, gt, gte, inArray, lte, ne, notExists, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { descNullsLast } from '../../db/order';
 import type { Db } from '../../db/client';
 import { blocks, conversationMembers, conversations, messages, operatorLocks, operatorNotes, operatorReplies, profiles, staff, users } from '../../db/schema';
 import { isLanguage, type Language } from '../../shared/languages';
@@ -201,7 +202,7 @@ export async function conversationHistory(db: Db, conversationId: number, limit 
     .select({ id: messages.id, senderId: messages.senderId, kind: messages.kind, body: messages.body, attachment: messages.attachment, createdAt: messages.createdAt })
     .from(messages)
     .where(eq(messages.conversationId, conversationId))
-    .orderBy(desc(messages.id))
+    .orderBy(descNullsLast(messages.id))
     .limit(limit);
   return rows.reverse();
 }
