@@ -16,6 +16,14 @@ import { cachedPackages, type CreditPackage } from '../credits/packages';
 import type { TtlCache } from '../cache';
 import { verificationRequired, verifiedCondition } from '../photos/verification';
 
+/**
+ * Messages the screen renders at first: a desktop's screenful and more (a phone shows about ten). Older
+ * ones load as the member scrolls up (HISTORY_PAGE at a time, the island's 'older'). Each message is
+ * rendered twice per page (as HTML and in the island's props), so the first page is most of the
+ * conversation page's cost (decision 095).
+ */
+export const FIRST_PAGE = 20;
+
 export type ChatScreen =
   | { type: 'not_found' }
   | {
@@ -68,7 +76,7 @@ export async function loadChatScreen(
     const [limitReached, needsVerification] = await Promise.all([conversationLimitReached(db, member, partner.id), verificationRequired(db, member.userId, partner.id)]);
     return { type: 'ok', partner, view: null, messages: [], more: false, limitReached, verificationRequired: needsVerification, packages, read: false };
   }
-  const page = await history(db, view);
+  const page = await history(db, view, { limit: FIRST_PAGE });
   // Reading a conversation already read changes nothing: the update (and the badge's recount) only when it does.
   const read = needsRead(view, page.messages.at(-1)?.id) && (await markRead(deps, member, view)).changed;
   return { type: 'ok', partner, view: { ...view, unread: 0 }, messages: page.messages, more: page.more, limitReached: false, verificationRequired: false, packages, read };

@@ -17,7 +17,7 @@ import { balance, grant } from '../credits/ledger';
 import { LocalPhotoStore } from '../photos/store';
 import { InProcessBus, type BusEvents } from '../realtime/bus';
 import { conversationFor, conversationWith, HISTORY_PAGE, history, listChats, markRead, needsRead, removeChats, unreadTotal } from './conversations';
-import { loadChatScreen } from './chat-screen';
+import { FIRST_PAGE, loadChatScreen } from './chat-screen';
 import { cachedPackages } from '../credits/packages';
 import { TtlCache } from '../cache';
 import { conversationLimitReached, sendMessage, type ChatDeps, type ChatPrices, type SendInput, type SendResult } from './send';
@@ -321,6 +321,12 @@ describe.each(await databaseKinds())('opening a conversation on %s', (kind) => {
     expect(read).toBeGreaterThan(0);
     // About a page, not the 3,001 messages a sort would read nor the 3,000 newer ones a walk down the table's ids would.
     expect(read).toBeLessThan(HISTORY_PAGE * 3);
+    // The screen renders its first page only; older messages load as the member scrolls up.
+    const screen = await loadChatScreen({ ...f.deps, cache: new TtlCache(new FakeClock()) }, { ...me, paidUser: false }, { conversationId: chat!.id });
+    if (screen.type !== 'ok') throw new Error('the conversation is not found');
+    expect(screen.messages).toHaveLength(FIRST_PAGE);
+    expect(screen.messages.at(-1)?.body).toBe('bericht 3000');
+    expect(screen.more).toBe(true);
   });
 
   it('CHT-03 needsRead: unread messages, or a message newer than the read mark that the view knew of or the page shows', () => {
