@@ -84,7 +84,7 @@ const nativeIslandIds = {
  * and joining and encoding it then costs 10–25 times as much (0.5–1 ms for a 75 kB conversation page).
  * So a chunk holding a wider character is encoded on its own, and the page's string stays one byte a
  * character; the bytes are the same. A one-byte chunk answers the test at once (V8 knows its strings'
- * width). If Astro changes the line, the build says so and runs unchanged. docs/decisions/095-one-byte-pages.md
+ * width). If Astro changes the line, the build says so and runs unchanged. docs/decisions/095-one-byte-pages-and-fewer-statements.md
  */
 /** @type {import('vite').Plugin} */
 const wideChunksAsBytes = {

@@ -1,10 +1,10 @@
 /**
  * One member page under load against a kept benchmark database (`BENCH_KEEP=1 npm run bench:members`
  * prints its DATABASE_URL and DATA_DIR): CPU per request of the app and of the database's backends, and
- * with PROFILE_DIR a V8 CPU profile of the server (its dearest functions by self time are printed, PROFILE_TOP of them).
+ * with BENCH_PROFILE_DIR a V8 CPU profile of the server (its dearest functions by self time are printed, BENCH_PROFILE_TOP of them).
  *
  *   DATABASE_URL=… DATA_DIR=… npm run bench:page -- /members /members/123 /chats
- *   PROFILE_DIR=/tmp/prof BENCH_CONNECTIONS=20 BENCH_ACCOUNT=premium ACCEPT_ENCODING=zstd npm run bench:page -- /chats/1
+ *   BENCH_PROFILE_DIR=/tmp/prof BENCH_CONNECTIONS=20 BENCH_ACCOUNT=premium BENCH_ACCEPT_ENCODING=zstd npm run bench:page -- /chats/1
  *
  * One server process (WEB_CONCURRENCY=1) per page, so a profile holds all of its work.
  */
@@ -21,7 +21,7 @@ const root = join(import.meta.dirname, '..');
 const url = process.env.DATABASE_URL!;
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const profileDir = process.env.PROFILE_DIR;
+const profileDir = process.env.BENCH_PROFILE_DIR;
 const paths = process.argv.slice(2);
 const account = (process.env.BENCH_ACCOUNT ?? 'free') as 'free' | 'premium';
 
@@ -62,7 +62,7 @@ for (const path of paths) {
     .concat(login.headers['set-cookie'] ?? [])
     .map((c) => c.split(';')[0])
     .join('; ')}`;
-  const headers = { host: 'localhost', cookie, ...(process.env.ACCEPT_ENCODING ? { 'accept-encoding': process.env.ACCEPT_ENCODING } : {}) };
+  const headers = { host: 'localhost', cookie, ...(process.env.BENCH_ACCEPT_ENCODING ? { 'accept-encoding': process.env.BENCH_ACCEPT_ENCODING } : {}) };
   const first = await http(`${base}${path}`, 'GET', headers);
   const body = first.body;
   // Warm up, then measure.
@@ -93,6 +93,6 @@ for (const path of paths) {
       self.set(key, (self.get(key) ?? 0) + node.hitCount);
       total += node.hitCount;
     }
-    for (const [k, v] of [...self].sort((x, y) => y[1] - x[1]).slice(0, Number(process.env.PROFILE_TOP ?? 25))) console.log(`  ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
+    for (const [k, v] of [...self].sort((x, y) => y[1] - x[1]).slice(0, Number(process.env.BENCH_PROFILE_TOP ?? 25))) console.log(`  ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
   }
 }
