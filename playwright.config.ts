@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BROWSER_ARGS, browserPath } from './scripts/ensure-chromium';
 
 // A port per run (kept in the environment so Playwright's workers agree), so parallel runs don't clash;
 // the second server listens on the next port. Tests reach site 1 at http://localhost:<port> (baseURL)
@@ -9,17 +10,29 @@ import { fileURLToPath } from 'node:url';
 // 5061, 6000, 6566, … ERR_UNSAFE_PORT).
 process.env.E2E_PORT ??= String(4400 + 2 * Math.floor(Math.random() * 299));
 const port = Number(process.env.E2E_PORT);
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// Debian's headless shell when it is there (npm test's first step brings it), else the full browser
+// (scripts/ensure-chromium.ts, docs/decisions/096-headless-shell-and-axe-in-the-page.md).
+const chromium = browserPath('light');
 
 /**
  * Two lanes run side by side, each one spec at a time against a server of its own (decision 094): a
  * browser test spends part of its time waiting for pages, frames and idle periods, so one lane left a
  * quarter of CI's two cores idle. The specs of a lane share its server's data as they always shared
- * one server; no spec sees the other lane's. The page sweeps (axe, every page at 360 px, the landers)
- * are one lane, the member and staff flows the other, about equal in time.
+ * one server; no spec sees the other lane's. The page sweeps (axe, every page at 360 px, the landers,
+ * the screenshots, the phone layout) are one lane, the member and staff flows the other, about equal in
+ * time (decision 096).
  */
-const PAGE_SWEEPS = ['**/a11y.spec.ts', '**/layout-360.spec.ts', '**/landers.spec.ts', '**/static-pages.spec.ts', '**/foundation.spec.ts', '**/lazy-islands.spec.ts', '**/keep-state.spec.ts'];
+const PAGE_SWEEPS = [
+  '**/a11y.spec.ts',
+  '**/layout-360.spec.ts',
+  '**/landers.spec.ts',
+  '**/static-pages.spec.ts',
+  '**/foundation.spec.ts',
+  '**/lazy-islands.spec.ts',
+  '**/keep-state.spec.ts',
+  '**/screens.spec.ts',
+  '**/phone-layout.spec.ts',
+];
 
 function server(lanePort: number, lane: string) {
   return {
@@ -51,7 +64,7 @@ function lane(name: string, lanePort: number, files: { testMatch?: string[]; tes
     use: {
       ...devices['Desktop Chrome'],
       baseURL: `http://localhost:${lanePort}`,
-      launchOptions: { executablePath: chromium, args: chromiumArgs },
+      launchOptions: { executablePath: chromium, args: BROWSER_ARGS },
     },
   };
 }
@@ -81,7 +94,7 @@ export default defineConfig({
   },
   use: {
     trace: 'off',
-    launchOptions: { executablePath: chromium, args: chromiumArgs },
+    launchOptions: { executablePath: chromium, args: BROWSER_ARGS },
   },
   projects: [lane('pages', port, { testMatch: PAGE_SWEEPS }), lane('flows', port + 1, { testIgnore: PAGE_SWEEPS })],
   webServer: [server(port, 'pages'), server(port + 1, 'flows')],

@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { browserPath } from './ensure-chromium';
 import { loginCookie, rawRequest, readBudgets, startMeasureServer, VISITOR_COOKIES, type LighthouseThresholds } from './_measure-server';
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -114,7 +115,7 @@ async function main(): Promise<number> {
       ...(limits.member ? await memberTargets(server.port, limits.member.urls, memberLimits) : []),
     ];
     await warmCompressionCache(server.port, targets);
-    chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+    chrome = await chromeLauncher.launch({ chromePath: browserPath('full'), chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
     // A CI timeout stops this script with SIGTERM: take Chromium along instead of leaving it running.
     const launched = chrome;
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {

@@ -11,7 +11,7 @@ export const TOOLING_VARIABLES: Readonly<Record<string, string>> = {
   TEST_POSTGRES_URL: 'the PostgreSQL server the integration tests and benchmarks create their databases on',
   SEED_PHOTO_CACHE: "the folder the test run keeps the demo seed's portraits in (tests/setup/global.ts sets it)",
   E2E_PORT: 'the port the Playwright suite starts the built server on',
-  CHROMIUM_PATH: 'the Chromium the tests and Lighthouse drive, when not /usr/bin/chromium',
+  CHROMIUM_PATH: "one Chromium for the tests and Lighthouse, instead of Debian's headless shell and full browser",
   BUDGETS_FILE: 'the budgets npm run size and npm run lighthouse hold the pages to (default budgets.json)',
   LIGHTHOUSE_ONLY: 'npm run lighthouse: one page instead of all',
   LIGHTHOUSE_RUNS: 'npm run lighthouse: runs per page (the median counts)',

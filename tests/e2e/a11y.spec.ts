@@ -10,7 +10,7 @@
  */
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { LANDER_PATHS, STATIC_PATHS } from '../../src/server/web/seo';
-import { axeViolations } from './axe';
+import { axeViolations, withAxe } from './axe';
 import { startOwnServer, type OwnServer } from './own-server';
 import { settled } from './settled';
 import { staffLogin } from './staff-login';
@@ -54,6 +54,7 @@ async function newContext(browser: Browser, lang: Lang, options: { state?: State
     { name: 'lang', value: lang, url: base() },
     { name: 'entry_ok', value: '1', url: base() },
   ]);
+  await withAxe(context);
   return context;
 }
 
@@ -181,6 +182,24 @@ test.describe('LOOK-01 accessibility (axe)', () => {
       expect(found, found.join('\n')).toEqual([]);
     });
   }
+
+  // The checker itself: a page with known faults, in the main document and in a frame, is reported, so a
+  // sweep that passes has been checked.
+  test('LOOK-01 the check reports the faults of a page with them, in a frame too', async ({ browser }) => {
+    const context = await browser.newContext();
+    await withAxe(context);
+    const html = (body: string) => `<!doctype html><html lang="en"><title>Faults</title><body><main>${body}</main></body></html>`;
+    await context.route('http://faults.test/frame', (route) => route.fulfill({ contentType: 'text/html', body: html('<input type="text">') }));
+    await context.route('http://faults.test/', (route) =>
+      route.fulfill({ contentType: 'text/html', body: html('<img src="/x.png"><button></button><p style="color:#777;background:#888">Hoi</p><iframe title="Frame" src="/frame"></iframe>') }),
+    );
+    const page = await context.newPage();
+    await page.goto('http://faults.test/');
+    const found = await axeViolations(page, 'faults');
+    await context.close();
+    expect(found.map((line) => line.split(' ')[2]).sort()).toEqual(['button-name', 'color-contrast', 'image-alt', 'label']);
+    expect(found.find((line) => line.includes(' label '))).toContain('iframe input');
+  });
 
   // Dark mode once, on a phone: the phone layout (icon-only navigation, stacked tables) gets its turn too.
   test('LOOK-01 every member page type has no serious or critical axe violation in dark mode on a phone (nl)', async ({ browser }) => {

@@ -2,10 +2,14 @@
  * Warning banners and push in a real browser: the photo alert is dismissed and stays gone (ALR-01,
  * ALR-04), the activation reminder after signup is a modal on desktop and an alert on a smartphone
  * (ACT-02), the push service worker registers and the push alert shows when push is available
- * (PUSH-01, ALR-02).
+ * (PUSH-01, ALR-02) and stays small on a phone in long languages (ALR-02, LAY-01).
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { FULL_BROWSER } from './full-browser';
+
+// Push is offered only where the browser can do it: the full browser, not the headless shell.
+test.use(FULL_BROWSER);
 
 /** A fresh member as after signup: unconfirmed, profile hidden, no photo; signed in in this browser. */
 async function newMember(page: Page, context: BrowserContext) {
@@ -135,4 +139,30 @@ test('MEM-05 LAY-01 the fictional-profile disclaimer says it once per page, in t
     expect(await page.evaluate(() => document.body.innerText.match(/physical contact/gi)?.length ?? 0), path).toBe(1);
     expect(await disclaimer.evaluate((el) => (el as HTMLElement).innerText.match(/physical contact/gi)?.length ?? 0), path).toBe(1);
   }
+});
+
+test.describe('on a phone', () => {
+  const PHONE = { width: 360, height: 740 };
+  test.use({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+
+  test('ALR-02 LAY-01 the push banner on a phone stays below 15 % of the screen, in English, German and Finnish', async ({ page, context }) => {
+    await context.grantPermissions(['notifications']);
+    await newMember(page, context);
+    for (const lang of ['en', 'de', 'fi']) {
+      await context.addCookies([{ name: 'lang', value: lang, url: test.info().project.use.baseURL! }]);
+      await page.goto('/members');
+      const push = page.locator('[data-alert="push"]');
+      // On a phone one banner shows at a time (the activation reminder comes first): "n more" opens the rest.
+      await page.locator('[data-banner-more]').click();
+      await expect(push, lang).toBeVisible();
+      const height = (await push.boundingBox())!.height;
+      expect(height, `${lang}: push banner ${height} px of ${PHONE.height}`).toBeLessThan(PHONE.height * 0.15);
+      // Its action and its close button stay usable: on the screen, at least 24 px tall (WCAG 2.5.8).
+      for (const control of [push.locator('[data-push-enable]'), push.getByRole('button', { name: /./ }).last()]) {
+        const r = (await control.boundingBox())!;
+        expect(r.x + r.width, lang).toBeLessThanOrEqual(PHONE.width);
+        expect(r.height, lang).toBeGreaterThanOrEqual(24);
+      }
+    }
+  });
 });

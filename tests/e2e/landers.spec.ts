@@ -4,6 +4,12 @@
  * Site 1 (Flirtlokaal, niche 1) is the baseURL's localhost; site 2 (Reife Kontakte, niche 6) is 127.0.0.1.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { FULL_BROWSER } from './full-browser';
+
+// The tinderswipe deck loads its code on the first pointer anywhere on the page, and these tests prove a
+// page nobody touches loads none of it. The headless shell sends the page a pointer over its top left
+// corner of its own after it lays out (decision 096): the full browser, like a visitor's, does not.
+test.use(FULL_BROWSER);
 
 const LANDERS = ['alonetonight', 'collagelanding', 'gallery', 'iconslanding', 'maplanding', 'socialnetwork', 'transitionsvideolanding', 'video'] as const;
 

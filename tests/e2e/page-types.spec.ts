@@ -7,7 +7,7 @@
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { LANDER_PATHS, STATIC_PATHS } from '../../src/server/web/seo';
-import { settled } from './settled';
+import { settled, watchRequests } from './settled';
 
 /** The push service worker of src/client/push.ts (that module is browser code: not imported here). */
 const SERVICE_WORKER_URL = '/sw.js';
@@ -72,13 +72,13 @@ function recordedProblems(page: Page): Promise<string[]> {
  * waiting for hydration. On a phone the signup entry is a plain link to /signup: its modal island may
  * stay unhydrated.
  */
-async function hydrateIslands(page: Page, desktop: boolean): Promise<void> {
+async function hydrateIslands(page: Page, desktop: boolean, requests: ReturnType<typeof watchRequests>): Promise<void> {
   // First what a reader's first seconds bring: the page's own start-up work has finished before anything
   // scrolls into view, as when a member reads and then scrolls. That is its requests, and on a member's
   // page the push state that the alerts script works out at once (src/client/push.ts: register the
   // service worker, then read this browser's subscription). Registering the same worker again joins the
   // page's own registration (the jobs of one scope run in order), so once this resolves the page's has.
-  await page.waitForLoadState('networkidle');
+  await requests.quiet();
   if ((await page.locator('[data-alerts]').count()) > 0) {
     await page.evaluate(async (url) => {
       const registration = await navigator.serviceWorker.register(url, { scope: '/' });
@@ -122,6 +122,7 @@ async function hydrateIslands(page: Page, desktop: boolean): Promise<void> {
 async function visit(context: BrowserContext, path: string, expected: { status: number }): Promise<string[]> {
   const page = await context.newPage();
   const problems = await watchProblems(context, page);
+  const requests = watchRequests(page);
   const response = await page.goto(path);
   expect(response, path).not.toBeNull();
   expect(response!.status(), path).toBe(expected.status);
@@ -137,7 +138,7 @@ async function visit(context: BrowserContext, path: string, expected: { status: 
   // One effective policy: the header, no second one in a <meta> tag.
   const metaPolicies = await page.locator('meta[http-equiv="content-security-policy" i]').count();
   if (metaPolicies > 0) problems.push(`${metaPolicies} policy <meta> tag(s) besides the header`);
-  await hydrateIslands(page, (page.viewportSize()?.width ?? 0) >= 992);
+  await hydrateIslands(page, (page.viewportSize()?.width ?? 0) >= 992, requests);
   const pageUrl = page.url();
   problems.push(...(await recordedProblems(page)));
   await page.close();
@@ -261,10 +262,11 @@ test.describe('page types', () => {
     const context = await browser.newContext({ baseURL: base(), viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const problems = await watchProblems(context, page);
+    const requests = watchRequests(page);
     await page.goto('/');
     await page.locator('[data-entry-warning] button[type="submit"]').click();
     await expect(page.locator('[data-entry-warning]')).toHaveCount(0);
-    await hydrateIslands(page, true);
+    await hydrateIslands(page, true, requests);
     problems.push(...(await recordedProblems(page)));
     await context.close();
     expect(problems).toEqual([]);
@@ -275,8 +277,9 @@ test.describe('page types', () => {
     await context.addCookies(VISITOR_COOKIES());
     const page = await context.newPage();
     const problems = await watchProblems(context, page);
+    const requests = watchRequests(page);
     await page.goto('/landers/tinderswipe');
-    await hydrateIslands(page, true);
+    await hydrateIslands(page, true, requests);
     const card = page.locator('[data-swipe-card]');
     const like = card.locator('.swipe-stamp-like');
     // At rest the stamps are hidden by the stylesheet (the server's HTML carries no style attribute).

@@ -139,6 +139,8 @@ async function expectSharpUndistorted(img: Locator, label: string) {
 }
 
 test('NAV-01 NAV-03 LAY-01 the site name in the top navigation is shown whole for visitors and members on both sites', async ({ page, context }) => {
+  // Two sites, visitors in two languages and members in every language of each site: 13–25 s alone.
+  test.setTimeout(90_000);
   await context.grantPermissions(['notifications']);
   for (const lang of ['en', 'fr']) {
     await speak(context, lang);
@@ -223,56 +225,5 @@ test('LND-01 LND-05 member photos on the landers are undistorted and sharp on a 
     const all = await photos.all();
     expect(all.length, name).toBeGreaterThan(3);
     for (const [i, img] of all.slice(0, 8).entries()) await expectSharpUndistorted(img, `${name} photo ${i}`);
-  }
-});
-
-test('ALR-02 LAY-01 the push banner on a phone stays below 15 % of the screen, in English, German and Finnish', async ({ page, context }) => {
-  await context.grantPermissions(['notifications']);
-  await speak(context, 'en');
-  await signUp(page, base());
-  for (const lang of ['en', 'de', 'fi']) {
-    await speak(context, lang);
-    await page.goto('/members');
-    const push = page.locator('[data-alert="push"]');
-    // On a phone one banner shows at a time (the activation reminder comes first): "n more" opens the rest.
-    await page.locator('[data-banner-more]').click();
-    await expect(push, lang).toBeVisible();
-    const height = (await push.boundingBox())!.height;
-    expect(height, `${lang}: push banner ${height} px of ${PHONE.height}`).toBeLessThan(PHONE.height * 0.15);
-    // Its action and its close button stay usable: on the screen, at least 24 px tall (WCAG 2.5.8).
-    for (const control of [push.locator('[data-push-enable]'), push.getByRole('button', { name: /./ }).last()]) {
-      const r = (await control.boundingBox())!;
-      expect(r.x + r.width, lang).toBeLessThanOrEqual(PHONE.width);
-      expect(r.height, lang).toBeGreaterThanOrEqual(24);
-    }
-  }
-});
-
-test('LAY-01 MEM-01 MEM-03 LIK-01 GAME-01 GAME-02 the members area fits a 360 px phone and every control has a label', async ({ page, context }) => {
-  await speak(context, 'en');
-  const login = await page.request.post('/api/user.php', { headers: { 'X-Requested-With': 'XMLHttpRequest' }, data: { email: 'free@demo.test', password: 'demo-password-1' } });
-  expect(login.status()).toBe(200);
-  await page.goto('/members');
-  const someone = await page.locator('a[href^="/members/"]').first().getAttribute('href');
-  expect(someone).toMatch(/^\/members\/\d+$/);
-  for (const path of ['/members', someone!, '/likes', '/likes/matches', '/swipe-game', '/match-finder', '/profile']) {
-    const res = await page.goto(path);
-    expect(res?.status(), path).toBe(200);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${path} scrolls sideways`).toBeLessThanOrEqual(0);
-    const unlabelled = await page.evaluate(() => {
-      const named = (el: Element) => {
-        if (el.getAttribute('aria-label')?.trim() || el.getAttribute('aria-labelledby') || el.getAttribute('title')?.trim()) return true;
-        if (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) {
-          if (el.labels && el.labels.length > 0) return true;
-          return el instanceof HTMLInputElement && ['submit', 'button'].includes(el.type) && el.value.trim() !== '';
-        }
-        return (el.textContent ?? '').trim() !== '' || el.querySelector('img[alt]:not([alt=""]), svg[aria-label]') !== null;
-      };
-      return [...document.querySelectorAll('input:not([type=hidden]), select, textarea, button, a[href]')]
-        .filter((el) => (el as HTMLElement).offsetParent !== null || getComputedStyle(el).position === 'fixed')
-        .filter((el) => !named(el))
-        .map((el) => el.outerHTML.slice(0, 120));
-    });
-    expect(unlabelled, `${path}: controls without a label`).toEqual([]);
   }
 });

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 
 /**
  * Waits until the page's main thread has finished what was queued (hydration, effects, what they
@@ -30,4 +30,49 @@ export async function settled(page: Page, limitMs = 20_000): Promise<void> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Follows the requests of `page` from now on (but its event streams); `quiet()` resolves once none has
+ * been in flight for 500 ms, as Playwright's `networkidle` does, but fails after `limitMs` naming the page and the
+ * requests still open, instead of waiting out the test (once in three runs on 2026-11-27 a tab of
+ * page-types waited its three minutes for `networkidle`, and nothing said which page or request).
+ */
+export function watchRequests(page: Page): { quiet(limitMs?: number): Promise<void> } {
+  const open = new Set<Request>();
+  let changed: () => void = () => {};
+  const change = () => changed();
+  page.on('request', (request) => {
+    // A member page's live stream (/api/events.php) stays open as long as the page: not start-up work.
+    if (request.resourceType() === 'eventsource') return;
+    open.add(request);
+    change();
+  });
+  const close = (request: Request) => {
+    open.delete(request);
+    change();
+  };
+  page.on('requestfinished', close);
+  page.on('requestfailed', close);
+  return {
+    async quiet(limitMs = 20_000) {
+      const deadline = Date.now() + limitMs;
+      for (;;) {
+        // Quiet: nothing open, and nothing new for 500 ms.
+        const quietFor = open.size === 0 ? 500 : deadline - Date.now();
+        const outcome = await new Promise<'changed' | 'quiet'>((resolve) => {
+          const timer = setTimeout(() => resolve('quiet'), Math.max(0, Math.min(quietFor, deadline - Date.now())));
+          changed = () => {
+            clearTimeout(timer);
+            resolve('changed');
+          };
+        });
+        changed = () => {};
+        if (outcome === 'quiet' && open.size === 0) return;
+        if (Date.now() >= deadline) {
+          throw new Error(`${page.url()}: the network did not go quiet within ${limitMs} ms; still open: ${[...open].map((r) => r.url()).join(', ')}`);
+        }
+      }
+    },
+  };
 }

@@ -10,24 +10,14 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import { BROWSER_ARGS, browserPath } from '../../scripts/ensure-chromium';
 import { staffLogin } from './staff-login';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The fake camera (a moving test pattern) and no permission prompt: this spec only.
 test.use({
   launchOptions: {
-    executablePath: chromium,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-    ],
+    executablePath: browserPath('light'),
+    args: [...BROWSER_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
   },
 });
 
