@@ -8,6 +8,7 @@ import type { SourceFile } from './repo-files';
 /** Variables only tests, benchmarks and scripts read: they configure the tooling, not the app. */
 export const TOOLING_VARIABLES: Readonly<Record<string, string>> = {
   PGLITE_MEMORY_TEMPLATE: "the test runner's migrated in-memory database dump (tests/setup/global.ts sets it); read where a database opens so the built servers the tests start get it too",
+  TEST_POSTGRES_TEMPLATE: "the test runner's migrated PostgreSQL database the tests' databases are copied from (tests/setup/global.ts sets it)",
   TEST_POSTGRES_URL: 'the PostgreSQL server the integration tests and benchmarks create their databases on',
   SEED_PHOTO_CACHE: "the folder the test run keeps the demo seed's portraits in (tests/setup/global.ts sets it)",
   E2E_PORT: 'the port the Playwright suite starts the built server on',

@@ -1,6 +1,7 @@
 /**
  * The databases integration tests run against: always in-memory PGlite; PostgreSQL too when the server
- * at TEST_POSTGRES_URL answers. Each PostgreSQL use gets a fresh database, dropped afterwards.
+ * at TEST_POSTGRES_URL answers. Each PostgreSQL use gets a fresh database, dropped afterwards: a copy of
+ * the migrated template tests/setup/global.ts makes once per run.
  */
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
@@ -39,7 +40,10 @@ export async function createTestDatabase(kind: 'pglite' | 'postgres'): Promise<T
   if (kind === 'pglite') return { kind, url: 'memory://', drop: async () => {} };
   const name = `it_${randomBytes(6).toString('hex')}`;
   const admin = postgres(TEST_POSTGRES_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  // A copy of the migrated template global setup made (`TEST_POSTGRES_TEMPLATE`): opening it finds every
+  // migration applied, which is ~0.5 s against 1.3–2.5 s for migrating an empty database.
+  const template = process.env.TEST_POSTGRES_TEMPLATE;
+  await admin.unsafe(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
