@@ -19,7 +19,7 @@ const chromium = browserPath('light');
  * browser test spends part of its time waiting for pages, frames and idle periods, so one lane left a
  * quarter of CI's two cores idle. The specs of a lane share its server's data as they always shared
  * one server; no spec sees the other lane's. The page sweeps (axe, every page at 360 px, the landers,
- * the screenshots, the phone layout) are one lane, the member and staff flows the other, about equal in
+ * the screenshots) are one lane, the member and staff flows the other, about equal in
  * time (decision 096).
  */
 const PAGE_SWEEPS = [
@@ -31,7 +31,6 @@ const PAGE_SWEEPS = [
   '**/lazy-islands.spec.ts',
   '**/keep-state.spec.ts',
   '**/screens.spec.ts',
-  '**/phone-layout.spec.ts',
 ];
 
 function server(lanePort: number, lane: string) {
