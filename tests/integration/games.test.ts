@@ -13,7 +13,7 @@ import { blocks, likes, profiles, users } from '../../src/db/schema';
 import { seedDemo } from '../../src/demo/seed';
 import { wantedGenders } from '../../src/server/members/matches';
 import { LocalPhotoStore } from '../../src/server/photos/store';
-import { createTestDatabase, databaseKinds } from '../setup/databases';
+import { createTestDatabase, everyDatabaseKind } from '../setup/databases';
 import { localMidnight, nextLocalMidnight, siteTimeZone } from '../../src/server/sites/site-time';
 import { findMatches, parseQuestions } from '../../src/server/games/match-finder';
 import { parseSkipped, swipe, swipeAllowance, swipeDeck, SWIPE_LIKES_PER_DAY } from '../../src/server/games/swipe';
@@ -415,7 +415,7 @@ describe('GAME-01 GAME-02 games over HTTP', () => {
   });
 });
 
-describe.each(await databaseKinds())('GAME-02 swipe likes at the same instant (%s)', (kind) => {
+describe.each(await everyDatabaseKind())('GAME-02 swipe likes at the same instant (%s)', (kind) => {
   let database: Database | undefined;
   let drop: (() => Promise<void>) | undefined;
   beforeAll(async () => {

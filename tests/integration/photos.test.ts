@@ -44,7 +44,7 @@ describe('photo management and moderation', () => {
 
   beforeAll(async () => {
     // PostgreSQL when it answers (row locks, typed parameters and the LISTEN/NOTIFY bus as in production); the e2e runs PGlite.
-    server = await startTestServer({ db: (await databaseKinds()).at(-1)! });
+    server = await startTestServer({ db: (await databaseKinds())[0] });
     origin = `http://localhost:${server.port}`;
     // Own staff accounts (a TOTP code is good once per 30 s step, so no sharing with other suites).
     for (const role of ['moderator', 'operator', 'admin'] as const) {

@@ -18,7 +18,7 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 /** What a browser sends with a form post or a link it follows: it wants a page. */
 const NAVIGATION = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 // PostgreSQL when it is there: it is the database that refuses NUL bytes.
-const KIND = (await databaseKinds()).at(-1)!;
+const [KIND] = (await databaseKinds()) as ['pglite' | 'postgres'];
 
 /** Everything the server logs, as text. */
 const logLines: string[] = [];

@@ -7,10 +7,10 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { FALLBACK_ERROR_HTML, withErrorFallback } from '../../src/runtime/node-server';
 import { createLogger } from '../../src/server/logger';
-import { databaseKinds } from '../setup/databases';
+import { everyDatabaseKind } from '../setup/databases';
 import { startTestServer } from '../setup/server';
 
-const KINDS = await databaseKinds();
+const KINDS = await everyDatabaseKind();
 
 describe('server lifecycle', () => {
   it('ERR-02 when the error page itself fails, the fallback page with "Go back to home" is sent', async () => {

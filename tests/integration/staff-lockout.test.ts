@@ -1,6 +1,6 @@
 /**
  * Nobody can lock a staff member out (SEC-17; docs/decisions/058-staff-device-cookies-and-client-counters.md),
- * over HTTP against the built app on PGlite and PostgreSQL, as the audit tried it: wrong passwords for
+ * over HTTP against the built app, as the audit tried it: wrong passwords for
  * a staff address from a stranger's client, then the staff member's own browser. Each test sends its
  * own client addresses (X-Forwarded-For behind TRUST_PROXY) and, but for the first, uses a staff
  * account of its own, so no counter leaks from one test into another.

@@ -1,6 +1,6 @@
 /**
- * The databases integration tests run against: always in-memory PGlite; PostgreSQL too when the server
- * at TEST_POSTGRES_URL answers. Each PostgreSQL use gets a fresh database, dropped afterwards: a copy of
+ * The databases integration tests run against: PostgreSQL when the server at TEST_POSTGRES_URL answers,
+ * in-memory PGlite otherwise, and both for the concurrency suites ({@link everyDatabaseKind}). Each PostgreSQL use gets a fresh database, dropped afterwards: a copy of
  * the migrated template tests/setup/global.ts makes once per run.
  */
 import { randomBytes } from 'node:crypto';
@@ -31,8 +31,24 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** The database kinds to run a suite on (PGlite always; PostgreSQL when it answers). */
+/**
+ * The database a suite runs on: PostgreSQL, production's database, when it answers; PGlite, the embedded
+ * default, when it does not. The same SQL, schema and migrations run on both; what differs is how they
+ * take concurrent work, so the suites about that run on {@link everyDatabaseKind}
+ * (docs/decisions/097-pglite-leg-for-concurrency.md). PGlite is also under every test server started
+ * without a kind, and under the whole browser suite.
+ */
 export async function databaseKinds(): Promise<Array<'pglite' | 'postgres'>> {
+  return (await postgresAvailable()) ? ['postgres'] : ['pglite'];
+}
+
+/**
+ * PGlite and, when it answers, PostgreSQL: for the suites whose subject is how the database takes
+ * concurrent work (locks, claims, one-use reservations, double spends) and for booting and closing on
+ * each. PGlite is one connection that runs one query at a time in this process, PostgreSQL many
+ * connections with row locks: the same code must be right under both.
+ */
+export async function everyDatabaseKind(): Promise<Array<'pglite' | 'postgres'>> {
   return (await postgresAvailable()) ? ['pglite', 'postgres'] : ['pglite'];
 }
 

@@ -6,17 +6,19 @@
  * database every PostgreSQL test database is copied from (`TEST_POSTGRES_TEMPLATE`, tests/setup/databases.ts).
  * The test workers inherit the variables.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
 import { openDatabase } from '../../src/db/client';
-import { postgresAvailable, TEST_POSTGRES_URL } from './databases';
+import { createTestDatabase, postgresAvailable, TEST_POSTGRES_URL } from './databases';
 
 export default async function setup(): Promise<() => Promise<void>> {
   const ok = await postgresAvailable();
-  console.log(ok ? `integration tests: PGlite and PostgreSQL (${TEST_POSTGRES_URL})` : `integration tests: PGlite only — PostgreSQL at ${TEST_POSTGRES_URL} did not answer, so its leg is not run`);
+  console.log(
+    ok
+      ? `integration tests: PostgreSQL (${TEST_POSTGRES_URL}), PGlite too for the concurrency suites and the test servers started without a kind`
+      : `integration tests: PGlite only — PostgreSQL at ${TEST_POSTGRES_URL} did not answer, so its leg is not run`,
+  );
   const dir = await mkdtemp(join(tmpdir(), 'pglite-template-'));
   const photos = await mkdtemp(join(tmpdir(), 'seed-photos-'));
   process.env.SEED_PHOTO_CACHE = photos;
@@ -39,25 +41,14 @@ export default async function setup(): Promise<() => Promise<void>> {
   };
 }
 
-/** A PostgreSQL database with every migration applied, for the run's test databases to be copied from. */
+/**
+ * A PostgreSQL database with every migration applied, for the run's test databases to be copied from: a
+ * test database of its own (made before TEST_POSTGRES_TEMPLATE is set, so it is migrated from empty).
+ */
 async function migratedPostgresTemplate(): Promise<{ name: string; drop(): Promise<void> }> {
-  const name = `it_template_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(TEST_POSTGRES_URL, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${name}`;
+  delete process.env.TEST_POSTGRES_TEMPLATE;
+  const database = await createTestDatabase('postgres');
   // Migrated, then closed: a database is copied only while nobody is connected to it.
-  await (await openDatabase(url.toString())).close();
-  return {
-    name,
-    drop: async () => {
-      const again = postgres(TEST_POSTGRES_URL, { max: 1, onnotice: () => {} });
-      await again.unsafe(`drop database if exists ${name} with (force)`);
-      await again.end();
-    },
-  };
+  await (await openDatabase(database.url)).close();
+  return { name: new URL(database.url).pathname.slice(1), drop: database.drop };
 }

@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { openDatabase, type Database } from '../../db/client';
-import { createTestDatabase, databaseKinds } from '../../../tests/setup/databases';
+import { createTestDatabase, everyDatabaseKind } from '../../../tests/setup/databases';
 import { loginThrottle, sessions, users } from '../../db/schema';
 import { DEMO_ACCOUNTS } from '../../demo/seed';
 import { DELETE_GRACE_MS } from '../accounts/deletion';
@@ -91,7 +91,7 @@ describe('throttle counters', () => {
   });
 });
 
-describe.each(await databaseKinds())('tries taken before the check on %s', (kind) => {
+describe.each(await everyDatabaseKind())('tries taken before the check on %s', (kind) => {
   it("SEC-19 20 tries racing on one key: the limit's worth are taken (the last starts the block), the rest refused uncounted; giving back the last lifts its block", async () => {
     const test = await createTestDatabase(kind);
     const own = await openDatabase(test.url, kind === 'postgres' ? { poolSize: 20 } : {});

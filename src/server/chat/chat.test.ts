@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
+import { createTestDatabase, databaseKinds, everyDatabaseKind, type TestDatabase } from '../../../tests/setup/databases';
 import { FakeClock, inFlight } from '../../../tests/setup/kit';
 import { openDatabase, type Database, type Db } from '../../db/client';
 import { blocks, conversationMembers, conversations, creditLedger, creditPackages, messages, profiles, sites, users } from '../../db/schema';
@@ -352,7 +352,7 @@ describe.each(await databaseKinds())('opening a conversation on %s', (kind) => {
   });
 });
 
-describe.each(await databaseKinds())('chat concurrency on %s', (kind) => {
+describe.each(await everyDatabaseKind())('chat concurrency on %s', (kind) => {
   let f: Fixture;
   beforeAll(async () => {
     f = await fixture(kind);

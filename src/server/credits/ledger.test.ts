@@ -11,7 +11,7 @@ import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../tests/setup/kit';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
+import { createTestDatabase, everyDatabaseKind, type TestDatabase } from '../../../tests/setup/databases';
 import { openDatabase, type Database, type Db } from '../../db/client';
 import { creditLedger, sites, users } from '../../db/schema';
 import { seedDemo } from '../../demo/seed';
@@ -159,7 +159,7 @@ describe('credit ledger on PGlite', () => {
   });
 });
 
-describe.each(await databaseKinds())('credit ledger concurrency on %s', (kind) => {
+describe.each(await everyDatabaseKind())('credit ledger concurrency on %s', (kind) => {
   let f: Fixture;
   beforeAll(async () => {
     f = await fixture(kind, 20);

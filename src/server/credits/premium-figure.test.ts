@@ -1,6 +1,6 @@
 /**
  * HON-03: the premium claim is the site's own figure, computed from its first messages and their answers
- * (PGlite and PostgreSQL), or nothing when there is too little data.
+ * (on the test database: tests/setup/databases.ts), or nothing when there is too little data.
  */
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';

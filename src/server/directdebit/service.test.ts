@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { FakeClock, withSeededDatabase } from '../../../tests/setup/kit';
-import { databaseKinds } from '../../../tests/setup/databases';
+import { everyDatabaseKind } from '../../../tests/setup/databases';
 import type { Db } from '../../db/client';
 import { directDebitAccounts, directDebitCodes, directDebitMandates, payments, sites, users } from '../../db/schema';
 import { eraseDeletedAccounts } from '../jobs/erase-deleted';
@@ -50,7 +50,7 @@ async function oneMember(db: Db, clock: FakeClock) {
 const form = (mobile: string) => ({ accountHolder: 'Anna de Vries', iban: 'NL91ABNA0417164300', street: 'Keizersgracht', houseNumber: '12', zip: '1015 CJ', city: 'Amsterdam', mobile });
 const smsText = (code: string) => `code ${code}`;
 
-describe.each(await databaseKinds())('direct debit service on %s', (kind) => {
+describe.each(await everyDatabaseKind())('direct debit service on %s', (kind) => {
   it('DD-02 concurrent confirmations take a code once; concurrent wrong codes block (none lost before the third); codes expire on the clock; one active mandate; the limit per period; erasure keeps only the reference', async () => {
     const clock = new FakeClock();
     await withSeededDatabase(kind, { clock }, async ({ db, photos }) => {

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jobRuns } from '../../db/schema';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
+import { createTestDatabase, databaseKinds, everyDatabaseKind, type TestDatabase } from '../../../tests/setup/databases';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { loadConfig } from '../config';
 import { createLogger } from '../logger';
@@ -109,7 +109,7 @@ describe('scheduler', () => {
   });
 });
 
-describe.each(await databaseKinds())('job rounds on %s', (kind) => {
+describe.each(await everyDatabaseKind())('job rounds on %s', (kind) => {
   let testDb: TestDatabase | undefined;
   let kit: SeededDatabase | undefined;
   afterAll(async () => {

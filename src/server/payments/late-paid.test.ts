@@ -8,13 +8,13 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../tests/setup/kit';
-import { databaseKinds } from '../../../tests/setup/databases';
+import { everyDatabaseKind } from '../../../tests/setup/databases';
 import { choose, newMember, providerSays, start, webhook, withPaymentsDatabase } from '../../../tests/setup/payments';
 import { creditLedger, discountCodes, paymentTransitions, payments, users } from '../../db/schema';
 import { balance } from '../credits/ledger';
 import { applyWebhook, cancelPayment, latePaidCount, latePaidPayments, reconcilePayments } from './service';
 
-describe.each(await databaseKinds())('SEC-18 a late "paid" on %s', (kind) => {
+describe.each(await everyDatabaseKind())('SEC-18 a late "paid" on %s', (kind) => {
   it('SEC-18 failed, cancelled by the member, or expired, then reported paid: credited once over duplicate and reordered webhooks, recorded and listed', async () => {
     const clock = new FakeClock();
     await withPaymentsDatabase(kind, clock, async (w) => {

@@ -9,7 +9,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../tests/setup/kit';
-import { databaseKinds } from '../../../tests/setup/databases';
+import { everyDatabaseKind } from '../../../tests/setup/databases';
 import { choose, newMember, start, webhook, withPaymentsDatabase, type PaymentsWorld, type TestMember } from '../../../tests/setup/payments';
 import { discountCodes, discountReservations, payments } from '../../db/schema';
 import { directDebitUsage } from '../directdebit/limit';
@@ -36,7 +36,7 @@ async function paidWith(w: PaymentsWorld, member: TestMember, codes: string[]) {
     .where(and(eq(payments.userId, member.id), eq(payments.status, 'paid'), inArray(payments.discountCode, codes)));
 }
 
-describe.each(await databaseKinds())('SEC-16 one-use offers under concurrent checkouts on %s', (kind) => {
+describe.each(await everyDatabaseKind())('SEC-16 one-use offers under concurrent checkouts on %s', (kind) => {
   it('SEC-16 a one-use code started ten times at once is given to one checkout; paying them all uses it once', async () => {
     await withPaymentsDatabase(kind, new FakeClock(), async (w) => {
       await w.db.insert(discountCodes).values({ code: 'HALF50', percent: 50, siteId: w.siteId });

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../../tests/setup/kit';
-import { databaseKinds } from '../../../tests/setup/databases';
+import { everyDatabaseKind } from '../../../tests/setup/databases';
 import { choose, newMember, start, webhook, withPaymentsDatabase, type PaymentsWorld } from '../../../tests/setup/payments';
 import { discountCodes } from '../../db/schema';
 import { memberDiscount } from './discounts';
@@ -20,7 +20,7 @@ async function pay(w: PaymentsWorld, r: StartResult): Promise<void> {
   await applyWebhook(w.deps, 'simulated', webhook(w, r.payment.providerPaymentId!));
 }
 
-describe.each(await databaseKinds())('HON-03 the retention discount on %s', (kind) => {
+describe.each(await everyDatabaseKind())('HON-03 the retention discount on %s', (kind) => {
   it('HON-03 choosing the discount five times at once issues one personal code; ten checkouts at once get it once; paid, it is used and not offered again', async () => {
     await withPaymentsDatabase(kind, new FakeClock(), async (w) => {
       const member = await newMember(w);

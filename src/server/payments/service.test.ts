@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
-import { databaseKinds } from '../../../tests/setup/databases';
+import { everyDatabaseKind } from '../../../tests/setup/databases';
 import { creditLedger, creditPackages, discountCodes, payments, sites, users } from '../../db/schema';
 import { balance, spend } from '../credits/ledger';
 import { exportUserData } from '../accounts/data-export';
@@ -232,7 +232,7 @@ describe('payments service on PGlite', () => {
   });
 });
 
-describe.each(await databaseKinds())('payments concurrency on %s', (kind) => {
+describe.each(await everyDatabaseKind())('payments concurrency on %s', (kind) => {
   it('CRD-09 concurrent webhooks for the same payment (a pool of 20 on PostgreSQL) grant exactly once', async () => {
     await withPaymentsDatabase(kind, new FakeClock(), async (w) => {
       const member = await newMember(w);

@@ -1,6 +1,6 @@
 /**
  * The member's counts (NAV-01, LIK-03): read with the session for a page, alone for anything else, the
- * same numbers either way and on both databases; only likes and conversations with members listed to
+ * same numbers either way; only likes and conversations with members listed to
  * the member count.
  */
 import { and, eq } from 'drizzle-orm';
