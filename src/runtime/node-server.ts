@@ -24,6 +24,15 @@ export interface RunningServer {
 }
 
 /** The page shown when even the error page cannot be rendered (ERR-02). */
+/**
+ * How long an idle kept-alive connection stays open: longer than any balancer or proxy in front keeps
+ * one idle (HAProxy's `timeout client`/`server` and nginx's `keepalive_timeout` are 60 s in the cluster's
+ * and the usual configurations). A server that closes first races a balancer that reuses the connection
+ * at that moment: the request meets a reset (seen as ECONNRESET in a test run with Node's 5 s default).
+ * The `Keep-Alive: timeout=65` header tells clients the same.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
 export const FALLBACK_ERROR_HTML =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Error</title></head>' +
   '<body style="font-family:system-ui,sans-serif;text-align:center;padding:3rem 1rem"><h1>Error</h1><p><a href="/">Go back to home</a></p></body></html>';
@@ -55,7 +64,7 @@ export async function startNodeServer(options: { app: AppContext; handler: Astro
     keys: APP_PAGE_KEYS,
   });
   const stopListening = renderCache.listen(app.bus);
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 30_000 }, (req, res) => {
+  const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS, requestTimeout: 30_000 }, (req, res) => {
     const started = process.hrtime.bigint();
     const header = req.headers['x-request-id'];
     const requestId = typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? header : randomUUID();

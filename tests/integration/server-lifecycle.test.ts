@@ -1,12 +1,13 @@
 /** The process's HTTP server: error fallback, readiness and graceful shutdown, over real sockets. */
 import { once } from 'node:events';
-import { createServer, request, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, createServer, request, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_ERROR_HTML, withErrorFallback } from '../../src/runtime/node-server';
+import { FALLBACK_ERROR_HTML, KEEP_ALIVE_MS, withErrorFallback } from '../../src/runtime/node-server';
 import { createLogger } from '../../src/server/logger';
+import { haproxyConfig } from '../setup/cluster';
 import { everyDatabaseKind } from '../setup/databases';
 import { startTestServer } from '../setup/server';
 
@@ -29,6 +30,34 @@ describe('server lifecycle', () => {
     expect(body).toBe(FALLBACK_ERROR_HTML);
     expect(body).toContain('Go back to home');
     server.close();
+  });
+
+  it('SCALE-02 an idle connection stays open longer than the balancer keeps one idle, and closes at shutdown', async () => {
+    // Every idle time of the cluster's HAProxy (client and server sides; the tunnel is the live streams').
+    const config = haproxyConfig(8080, [{ name: 'app1', port: 8081 }]);
+    const idle = [...config.matchAll(/^\s*timeout (client|server|http-keep-alive) (\d+)s$/gm)].map((m) => Number(m[2]) * 1000);
+    expect(idle.length).toBeGreaterThan(0);
+    expect(KEEP_ALIVE_MS).toBeGreaterThan(Math.max(...idle));
+    const server = await startTestServer();
+    const { port } = server;
+    // A kept-alive request as a balancer sends it: the answer keeps the connection and says for how long.
+    const answer = await new Promise<{ connection?: string; keepAlive?: string; socket: Socket }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/healthz', headers: { host: `localhost:${port}`, connection: 'keep-alive' }, agent: new Agent({ keepAlive: true }) }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ connection: res.headers.connection, keepAlive: String(res.headers['keep-alive']), socket: req.socket! }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.connection).toBe('keep-alive');
+    expect(answer.keepAlive).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
+    expect(answer.socket.destroyed).toBe(false);
+    // Shutdown does not wait out the idle connection: it is closed at once.
+    const closedSocket = once(answer.socket, 'close');
+    await server.booted.close();
+    await closedSocket;
+    expect(answer.socket.destroyed).toBe(true);
+    await server.database.drop();
   });
 
   it('graceful shutdown: the app drains, the request in flight is answered, then the port closes', async () => {
