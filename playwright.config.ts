@@ -26,6 +26,7 @@ const PAGE_SWEEPS = [
   '**/a11y.spec.ts',
   '**/layout-360.spec.ts',
   '**/landers.spec.ts',
+  '**/landers-untouched.spec.ts',
   '**/static-pages.spec.ts',
   '**/foundation.spec.ts',
   '**/lazy-islands.spec.ts',

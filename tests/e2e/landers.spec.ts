@@ -1,15 +1,10 @@
 /**
  * The landers in a real browser: every lander on both sites (two niches) in two languages, the way to
- * signup, the swipe deck by keyboard and by pointer drag, the 404 page, and a 360 px phone.
+ * signup, the swipe deck by keyboard and by pointer drag, the 404 page, and a 360 px phone. The tinderswipe
+ * deck on a page nobody has touched yet: landers-untouched.spec.ts.
  * Site 1 (Flirtlokaal, niche 1) is the baseURL's localhost; site 2 (Reife Kontakte, niche 6) is 127.0.0.1.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { FULL_BROWSER } from './full-browser';
-
-// The tinderswipe deck loads its code on the first pointer anywhere on the page, and these tests prove a
-// page nobody touches loads none of it. The headless shell sends the page a pointer over its top left
-// corner of its own after it lays out (decision 096): the full browser, like a visitor's, does not.
-test.use(FULL_BROWSER);
 
 const LANDERS = ['alonetonight', 'collagelanding', 'gallery', 'iconslanding', 'maplanding', 'socialnetwork', 'transitionsvideolanding', 'video'] as const;
 
@@ -147,28 +142,6 @@ test.describe('tinderswipe', () => {
   });
 });
 
-test('PERF-02 LND-01 the tinderswipe deck loads no script until the visitor acts, and keeps a like pressed before', async ({ page, context }) => {
-  await speak(context, 'en');
-  const scripts: string[] = [];
-  page.on('request', (request) => {
-    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
-  });
-  await page.goto('/landers/tinderswipe');
-  await page.waitForLoadState('load');
-  // Nothing asked for the page's scripts yet: no React on a visit that never touches the page.
-  await expect(page.locator('[data-swipe-card]')).toBeVisible();
-  expect(scripts).toEqual([]);
-  await expect(page.locator('[data-swipe][data-swipe-ready="true"]')).toHaveCount(0);
-  // The first press of Like loads the deck and still counts once it is ready.
-  const card = page.locator('[data-swipe-card]');
-  const first = await card.getAttribute('data-swipe-card');
-  const firstName = await card.locator('h2').textContent();
-  await page.getByRole('button', { name: /^Like / }).click();
-  await expect(page.locator('[aria-live="polite"]')).toHaveText(`You liked ${firstName}`);
-  await expect(card).not.toHaveAttribute('data-swipe-card', first!);
-  expect(scripts.some((path) => path.includes('TinderSwipe'))).toBe(true);
-});
-
 test('ERR-01 LND-01 an unknown lander name shows the 404 page', async ({ page, context }) => {
   await speak(context, 'en');
   const response = await page.goto('/landers/no-such-lander');
@@ -194,27 +167,6 @@ test.describe('on a 360 px phone', () => {
         expect(await hasNoHorizontalOverflow(page), `${visit.name} ${name}`).toBe(true);
       }
     }
-  });
-
-  test('LND-01 PERF-02 the swipe deck works by touch, from the first touch on', async ({ page, context }) => {
-    await speak(context, 'en');
-    await page.goto('/landers/tinderswipe');
-    const card = page.locator('[data-swipe-card]');
-    await expect(card).toBeVisible();
-    const first = await card.getAttribute('data-swipe-card');
-    const box = (await card.boundingBox())!;
-    const y = box.y + box.height / 2;
-    // A real touch drag (Chromium's touch input, which the page sees as pointer events of type touch),
-    // begun before the deck's code is there: the touch loads it (decision 048) and the drag it began is
-    // handed over, so the finger that is still down swipes the card.
-    await expect(page.locator('[data-swipe][data-swipe-ready="true"]')).toHaveCount(0);
-    const cdp = await context.newCDPSession(page);
-    const at = (x: number) => [{ x, y, id: 1 }];
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(box.x + 40) });
-    await expect(page.locator('[data-swipe][data-swipe-ready="true"]')).toBeAttached();
-    for (const x of [80, 140, 200, 260]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(box.x + x) });
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-    await expect(card).not.toHaveAttribute('data-swipe-card', first!);
   });
 });
 
