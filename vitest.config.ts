@@ -19,6 +19,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     globalSetup: ['tests/setup/global.ts'],
+    // The built app (dist/server, 6 MB of bundled chunks the test servers import) is loaded by Node
+    // itself, as in production, not transformed and run by Vite's module runner: on a fresh clone three
+    // server-starting files took 14.7 s instead of 17.0 s.
+    server: { deps: { external: [/\/dist\/server\//] } },
     reporters: ['default'],
     // A test that asserts nothing fails (it could never catch a regression).
     expect: { requireAssertions: true },
