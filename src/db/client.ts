@@ -6,6 +6,7 @@
  * Both speak the same dialect, so the schema and the checked-in migrations are shared.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -107,7 +108,35 @@ async function migratePostgres(database: Database, migrationsDir: string): Promi
   }
 }
 
+/** The line scripts/patch-dependencies.mjs writes into postgres.js (docs/decisions/099-postgres-js-begin-reservation.md). */
+export const DRIVER_MEND_MARK = 'Mended by scripts/patch-dependencies.mjs (porsager/postgres#1189)';
+
+/**
+ * Refuses a postgres.js without the install's mend: unmended, a transaction whose BEGIN fills a
+ * connection's pipeline is left open on a pooled connection, and other requests' writes run inside it
+ * uncommitted. `npm install --ignore-scripts` would leave it so; this says what to run instead.
+ */
+export function assertDriverMended(source: string, file: string): void {
+  if (!source.includes(DRIVER_MEND_MARK))
+    throw new Error(
+      `postgres.js (${file}) is not mended: run \`node scripts/patch-dependencies.mjs\` (npm install runs it unless scripts are off); docs/decisions/099-postgres-js-begin-reservation.md`,
+    );
+}
+
+/** The source of the postgres.js connection module that `import('postgres')` loads (its ESM copy). */
+function driverConnectionSource(): { source: string; file: string } {
+  const require = createRequire(import.meta.url);
+  // Up from its entry to the package's own folder (its exports leave out package.json).
+  let dir = dirname(require.resolve('postgres'));
+  const isPackage = (d: string) => existsSync(join(d, 'package.json')) && (JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { name?: string }).name === 'postgres';
+  while (!isPackage(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  const file = join(dir, 'src', 'connection.js');
+  return { source: readFileSync(file, 'utf8'), file };
+}
+
 async function openPostgres(url: string, poolSize?: number): Promise<Database> {
+  const { source, file } = driverConnectionSource();
+  assertDriverMended(source, file);
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const client = postgres(url, { max: poolSize ?? 10, onnotice: () => {} });

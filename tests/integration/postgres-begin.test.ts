@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mendText, POSTGRES_BEGIN_MEND, postgresConnectionFiles } from '../../scripts/patch-dependencies.mjs';
+import { assertDriverMended } from '../../src/db/client';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../setup/databases';
 
 describe('the postgres.js mend', () => {
@@ -62,5 +63,14 @@ describe.each((await postgresAvailable()) ? ['postgres'] : [])('CRD-09 a transac
     expect(row!.n).toBe(1);
     const [open] = await sql<{ count: number }[]>`select count(*)::int as count from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`;
     expect(open!.count).toBe(0);
+  });
+});
+
+describe('opening PostgreSQL with an unmended postgres.js', () => {
+  it('CRD-09 is refused, saying what to run', () => {
+    expect(() => assertDriverMended('return write(toBuffer(q)) && (!q.options.onexecute || q.options.onexecute(connection))', '/x/connection.js')).toThrow(
+      /not mended: run `node scripts\/patch-dependencies\.mjs`/,
+    );
+    expect(() => assertDriverMended(POSTGRES_BEGIN_MEND, '/x/connection.js')).not.toThrow();
   });
 });
