@@ -17,9 +17,9 @@
  * with a line saying so: the driver's transactions must then be checked again before it is used.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DRIVER_MEND_MARK, postgresPackageDir } from '../src/db/postgres-driver.mjs';
 
 const BEFORE = `      return write(toBuffer(q))
         && !q.describeFirst
@@ -27,7 +27,7 @@ const BEFORE = `      return write(toBuffer(q))
         && sent.length < max_pipeline
         && (!q.options.onexecute || q.options.onexecute(connection))`;
 
-export const POSTGRES_BEGIN_MEND = `      // Mended by scripts/patch-dependencies.mjs (porsager/postgres#1189): reserve the connection of a
+export const POSTGRES_BEGIN_MEND = `      // ${DRIVER_MEND_MARK}: reserve the connection of a
       // BEGIN whether or not the pipeline has room for more.
       const more = write(toBuffer(q))
       q.options.onexecute && q.options.onexecute(connection)
@@ -39,22 +39,8 @@ export const POSTGRES_BEGIN_MEND = `      // Mended by scripts/patch-dependencie
 
 /** The copies of postgres.js's connection.js (ESM, CommonJS, Cloudflare) under `root`'s node_modules. */
 export function postgresConnectionFiles(root = process.cwd()) {
-  const require = createRequire(join(root, 'package.json'));
-  // Its exports do not include package.json: up from the entry to the folder whose package.json is its own.
-  let dir = dirname(require.resolve('postgres'));
-  while (!isPackageRoot(dir)) {
-    if (dirname(dir) === dir) throw new Error('postgres.js: no package folder above its entry');
-    dir = dirname(dir);
-  }
+  const dir = postgresPackageDir(join(root, 'package.json'));
   return ['src', 'cjs/src', 'cf/src'].map((sub) => join(dir, sub, 'connection.js'));
-}
-
-function isPackageRoot(dir) {
-  try {
-    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name === 'postgres';
-  } catch {
-    return false;
-  }
 }
 
 /** Mends one file's text: 'mended', 'already' or 'unknown' (the text is not the one this script knows). */

@@ -6,11 +6,11 @@
  * Both speak the same dialect, so the schema and the checked-in migrations are shared.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
+import { DRIVER_MEND_MARK, postgresPackageDir } from './postgres-driver.mjs';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -108,9 +108,6 @@ async function migratePostgres(database: Database, migrationsDir: string): Promi
   }
 }
 
-/** The line scripts/patch-dependencies.mjs writes into postgres.js (docs/decisions/099-postgres-js-begin-reservation.md). */
-export const DRIVER_MEND_MARK = 'Mended by scripts/patch-dependencies.mjs (porsager/postgres#1189)';
-
 /**
  * Refuses a postgres.js without the install's mend: unmended, a transaction whose BEGIN fills a
  * connection's pipeline is left open on a pooled connection, and other requests' writes run inside it
@@ -125,12 +122,7 @@ export function assertDriverMended(source: string, file: string): void {
 
 /** The source of the postgres.js connection module that `import('postgres')` loads (its ESM copy). */
 function driverConnectionSource(): { source: string; file: string } {
-  const require = createRequire(import.meta.url);
-  // Up from its entry to the package's own folder (its exports leave out package.json).
-  let dir = dirname(require.resolve('postgres'));
-  const isPackage = (d: string) => existsSync(join(d, 'package.json')) && (JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')) as { name?: string }).name === 'postgres';
-  while (!isPackage(dir) && dirname(dir) !== dir) dir = dirname(dir);
-  const file = join(dir, 'src', 'connection.js');
+  const file = join(postgresPackageDir(import.meta.url), 'src', 'connection.js');
   return { source: readFileSync(file, 'utf8'), file };
 }
 

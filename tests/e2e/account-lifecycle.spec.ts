@@ -4,28 +4,10 @@
  * downloads their data (GDPR-01), deletes the account and brings it back through the mailed link
  * read from the development mail viewer (DEL-01).
  */
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-
-const PASSWORD = 'browser passphrase 77';
-
-async function newMember(page: Page, context: BrowserContext) {
-  const base = test.info().project.use.baseURL!;
-  await context.addCookies([
-    { name: 'lang', value: 'en', url: base },
-    { name: 'entry_ok', value: '1', url: base },
-  ]);
-  const email = `e2e-${randomBytes(5).toString('hex')}@example.com`;
-  // page.request shares the browser's cookies: the session cookie of the signup lands in the browser.
-  const res = await page.request.post('/api/signup.php', {
-    headers: { 'X-Requested-With': 'XMLHttpRequest' },
-    data: { email, name: `Eve${randomBytes(2).toString('hex')}`, password: PASSWORD, date_of_birth: '1992-03-14', gender: 'female', looking_for: 'male' },
-  });
-  expect(res.status()).toBe(201);
-  return { email, id: (await res.json()).id as number };
-}
+import { NEW_MEMBER_PASSWORD as PASSWORD, newMember } from './new-member';
 
 test('SIGN-02 PHO-04 GAME-03 a new member completes the signup with a real photo and lands on their matches', async ({ page, context }) => {
   await newMember(page, context);
