@@ -3,8 +3,9 @@
  * browser tests drive Debian's `chromium-headless-shell` (`/usr/bin/chromium-headless-shell`): the
  * headless build Playwright itself uses for headless runs, which renders the same pages with about 45 %
  * less CPU than the full browser in headless mode (docs/decisions/096-headless-shell-and-axe-in-the-page.md).
- * The tests of push and Lighthouse need Debian's full `chromium` (`/usr/bin/chromium`): the shell reports
- * notifications as denied whatever was granted. `CHROMIUM_PATH` overrides both. When one is missing and
+ * The tests of push, the tests of a lander nobody has touched, and Lighthouse need Debian's full `chromium`
+ * (`/usr/bin/chromium`): the shell reports notifications as denied whatever was granted, and sends every
+ * new page a pointer of its own (tests/e2e/full-browser.ts). `CHROMIUM_PATH` overrides both. When one is missing and
  * we are root on a machine with apt, its Debian package is installed (noninteractive; only Debian's
  * mirrors and the npm registry are reachable, so no browser is ever downloaded from elsewhere). Where the
  * shell cannot be installed, the full browser runs every test, with more CPU. Where the full browser is
