@@ -26,7 +26,10 @@ export type Tracking = z.infer<typeof trackingSchema>;
 export function trackingFromQuery(params: URLSearchParams): Tracking | null {
   const out: Tracking = {};
   for (const key of TRACKING_KEYS) {
-    const parsed = trackingValue.safeParse(params.get(key) ?? undefined);
+    // Most requests carry none: a missing key is skipped, not parsed (a failed parse builds its issues).
+    const raw = params.get(key);
+    if (raw === null) continue;
+    const parsed = trackingValue.safeParse(raw);
     if (parsed.success) out[key] = parsed.data;
   }
   return Object.keys(out).length > 0 ? out : null;

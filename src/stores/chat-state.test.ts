@@ -67,6 +67,27 @@ describe('chatTimeline (CHT-02)', () => {
     expect(dayKey(new Date('2026-11-26T23:30:00Z'), TZ)).toBe('2026-11-27');
     expect(dayKey(new Date('2026-11-26T23:30:00Z'), 'UTC')).toBe('2026-11-26');
   });
+
+  it('CHT-02 dayKey, kept per quarter hour, gives the formatted day of every minute (DST changes, half- and quarter-hour zones)', () => {
+    const zones = ['Europe/Amsterdam', 'Asia/Kolkata', 'Asia/Kathmandu', 'America/St_Johns', 'Australia/Lord_Howe', 'Pacific/Chatham', 'UTC'];
+    const spans = ['2026-03-28T00:00:00Z', '2026-10-24T00:00:00Z', '2026-04-04T00:00:00Z', '2026-11-26T00:00:00Z'];
+    let checked = 0;
+    const wrong: string[] = [];
+    for (const timeZone of zones) {
+      const direct = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+      for (const start of spans) {
+        // Three days a minute at a time, asked last minute first so each quarter hour is kept from its end.
+        for (let minute = 3 * 24 * 60 - 1; minute >= 0; minute -= 1) {
+          const at = new Date(Date.parse(start) + minute * 60_000 + 59_000);
+          if (dayKey(at, timeZone) !== direct.format(at)) wrong.push(`${timeZone} ${at.toISOString()}`);
+          checked += 1;
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(checked).toBe(7 * 4 * 3 * 24 * 60);
+    expect(dayKey(new Date('1937-06-30T23:50:00Z'), 'Europe/Amsterdam')).toBe('1937-07-01'); // +00:19:32 then: formatted, not kept
+  });
 });
 
 describe('arrivedAfter (CHT-02 jump to newest)', () => {

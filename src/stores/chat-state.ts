@@ -65,9 +65,34 @@ export function newClientId(): string {
 /** Messages of one sender closer together than this share a group (one time, tighter spacing). */
 export const GROUP_GAP_MS = 5 * 60_000;
 
-/** The calendar day of a moment in the site's time zone, as `YYYY-MM-DD` (en-CA writes it so). */
+const QUARTER_HOUR_MS = 15 * 60_000;
+/** Since 1980 every time zone's offset, and so every local midnight, falls on a quarter hour of UTC. */
+const QUARTER_HOURS_FROM = Date.UTC(1980, 0, 1);
+const DAYS_KEPT_PER_ZONE = 4096;
+/** Per time zone: its formatter and the days of the quarter hours already asked (a chat asks the same ones on every render). */
+const dayKeys = new Map<string, { format: Intl.DateTimeFormat; days: Map<number, string> }>();
+
+/**
+ * The calendar day of a moment in the site's time zone, as `YYYY-MM-DD` (en-CA writes it so). A day is
+ * the same through a quarter hour of UTC, so each quarter hour is formatted once (a chat page asks for
+ * every message's day and the chat list's; formatting is most of what that costs).
+ */
 export function dayKey(at: Date, timeZone: string): string {
-  return dateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  let zone = dayKeys.get(timeZone);
+  if (!zone) {
+    zone = { format: dateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }), days: new Map() };
+    dayKeys.set(timeZone, zone);
+  }
+  const time = at.getTime();
+  if (!(time >= QUARTER_HOURS_FROM)) return zone.format.format(at);
+  const quarter = Math.floor(time / QUARTER_HOUR_MS);
+  let day = zone.days.get(quarter);
+  if (day === undefined) {
+    day = zone.format.format(at);
+    if (zone.days.size >= DAYS_KEPT_PER_ZONE) zone.days.clear();
+    zone.days.set(quarter, day);
+  }
+  return day;
 }
 
 /** The day before a `YYYY-MM-DD` day (calendar arithmetic, no time zone involved). */
