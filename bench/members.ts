@@ -381,7 +381,12 @@ async function httpLevel(kind: string, url: string, dataDir: string, pages: Page
       { name: 'members start page /members', path: '/members', page: 'members start page /members' },
       { name: 'likes page /likes', path: '/likes', page: 'likes page /likes' },
       { name: 'chat list /chats', path: '/chats', page: 'chat list /chats' },
-      ...(conversationId ? [{ name: `conversation /chats/${conversationId}`, path: `/chats/${conversationId}`, page: 'conversation /chats/<id>' }] : []),
+      ...(conversationId
+        ? [
+            { name: `conversation /chats/${conversationId}`, path: `/chats/${conversationId}`, page: 'conversation /chats/<id>' },
+            { name: 'conversation, as a browser asks (compressed)', path: `/chats/${conversationId}`, page: 'conversation, compressed (zstd)', extra: browser },
+          ]
+        : []),
       // What every answer costs before its page does anything (decision 100): through Astro without a
       // session or a statement, and with the member's session read.
       { name: 'floor: GET /api/companyinfo.php, no session', path: '/api/companyinfo.php', page: `${FLOOR} no session, no statement`, extra: { cookie: 'lang=nl; entry_ok=1' } },

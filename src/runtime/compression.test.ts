@@ -2,7 +2,7 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compressResponse, isCompressibleType, MIN_COMPRESS_BYTES, negotiateEncoding, ZSTD_AVAILABLE, type ContentEncoding } from './compression';
+import { compressResponse, isCompressibleType, MIN_COMPRESS_BYTES, negotiateEncoding, STREAM_AFTER_MS, ZSTD_AVAILABLE, type ContentEncoding } from './compression';
 
 const ENCODINGS: readonly ContentEncoding[] = ZSTD_AVAILABLE ? ['br', 'gzip', 'zstd'] : ['br', 'gzip'];
 
@@ -87,12 +87,12 @@ describe('compressResponse', () => {
 
   const page = '<!doctype html><p>' + 'Hallo wereld, dit is een pagina. '.repeat(200) + '</p>';
 
-  it('streams an HTML body written in pieces (Astro style: writeHead with headers, writes, end) as brotli, gzip or zstd', async () => {
+  it(`streams an HTML body still incomplete ${STREAM_AFTER_MS} ms after its first write (Astro style: writeHead with headers, writes, end) as brotli, gzip or zstd`, async () => {
     const port = await serve((_req, res) => {
       res.writeHead(201, { 'content-type': 'text/html', vary: 'Cookie', 'x-test': 'yes' });
       res.write(page.slice(0, 300));
       res.write(Buffer.from(page.slice(300, 3000)));
-      setTimeout(() => res.end(page.slice(3000)), 20);
+      setTimeout(() => res.end(page.slice(3000)), STREAM_AFTER_MS + 60);
     });
     for (const encoding of ENCODINGS) {
       const res = await get(port, { 'accept-encoding': encoding });
@@ -107,7 +107,35 @@ describe('compressResponse', () => {
     }
     const plain = await get(port);
     expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-length']).toBeUndefined();
     expect(plain.headers.vary).toBe('Cookie, Accept-Encoding');
+    expect(plain.body.toString()).toBe(page);
+    expect(plain.chunks).toBeGreaterThan(1);
+  });
+
+  it('holds a body written over many event-loop turns (a React island renders so) and sends it whole, compressed in one piece, with its Content-Length', async () => {
+    const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const port = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      void (async () => {
+        for (let at = 0; at < page.length; at += 500) {
+          res.write(page.slice(at, at + 500));
+          await turn();
+          await new Promise<void>((resolve) => setTimeout(resolve, 1));
+        }
+        res.end();
+      })();
+    });
+    for (const encoding of ENCODINGS) {
+      const res = await get(port, { 'accept-encoding': encoding });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['transfer-encoding']).toBeUndefined();
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+      expect(decode(encoding, res.body).toString()).toBe(page);
+    }
+    const plain = await get(port);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(Number(plain.headers['content-length'])).toBe(Buffer.byteLength(page));
     expect(plain.body.toString()).toBe(page);
   });
 

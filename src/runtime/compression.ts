@@ -148,6 +148,15 @@ function createEncoder(encoding: ContentEncoding, sizeHint: number | undefined):
 
 /** Bodies held beyond this size start streaming through an encoder instead of waiting for the end. */
 const MAX_HELD_BYTES = 256 * 1024;
+/**
+ * A body still incomplete this long after its first write starts streaming: the answer is waiting for
+ * something (a slow statement, a service), and the browser gets what is there. Until then a body is held
+ * whole however many event-loop turns its writes span: a page with a React island is rendered over
+ * several turns (React schedules its work with setImmediate), and streaming it cost the conversation
+ * page 3.5–4 ms of CPU more than compressing it whole (an encoder through the thread pool, a flush and a
+ * socket write per turn). docs/decisions/101-pages-held-whole.md
+ */
+export const STREAM_AFTER_MS = 250;
 
 const headersSentGetter = Object.getOwnPropertyDescriptor(OutgoingMessage.prototype, 'headersSent')?.get;
 
@@ -159,12 +168,12 @@ type WriteCallback = (err?: Error | null) => void;
  * body, and at least MIN_COMPRESS_BYTES of body. Compressible responses get `Vary: Accept-Encoding`
  * whether or not they end up compressed.
  *
- * The status line and headers are held back with the body until the body is complete or a burst of
- * writes ends (one event-loop turn without `end`):
- * - complete (the usual page: Astro renders it in one go): compressed in one piece and sent with a
- *   Content-Length — or as it is when under MIN_COMPRESS_BYTES;
- * - a burst ended with at least MIN_COMPRESS_BYTES (a page still waiting for data): the rest streams
- *   through an encoder, flushed after every burst so the browser gets each part as soon as it exists.
+ * The status line and headers are held back with the body until the body is complete, MAX_HELD_BYTES
+ * are held, or STREAM_AFTER_MS pass after its first write:
+ * - complete (every page rendered at the usual pace, over however many event-loop turns): compressed in
+ *   one piece and sent with a Content-Length — or as it is when under MIN_COMPRESS_BYTES or not accepted;
+ * - too large or too slow (a body still waiting for data): the rest streams through an encoder (or as
+ *   it is), flushed after every burst of writes so the browser gets each part as soon as it exists.
  * Meanwhile `res.headersSent` reports true once body bytes were written, so error handlers treat the
  * response as begun.
  */
@@ -182,6 +191,8 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
   let heldCallbacks: WriteCallback[] = [];
   let encoder: Encoder | undefined;
   let burstTimer: NodeJS.Immediate | undefined;
+  /** While pending: when the held body stops waiting for its end (STREAM_AFTER_MS after the first write). */
+  let pendingTimer: NodeJS.Timeout | undefined;
 
   Object.defineProperty(res, 'headersSent', {
     configurable: true,
@@ -229,6 +240,21 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
   const cancelBurst = () => {
     if (burstTimer) clearImmediate(burstTimer);
     burstTimer = undefined;
+    if (pendingTimer) clearTimeout(pendingTimer);
+    pendingTimer = undefined;
+  };
+
+  /** Held since the first write and still incomplete after STREAM_AFTER_MS: what is there goes out now. */
+  const waitForEnd = (): void => {
+    if (pendingTimer) return;
+    pendingTimer = setTimeout(() => {
+      pendingTimer = undefined;
+      if (state !== 'pending' || res.destroyed) return;
+      if (accepted && heldBytes >= MIN_COMPRESS_BYTES) goStreaming(accepted);
+      else goIdentity();
+    }, STREAM_AFTER_MS);
+    // Never keeps the process up; a response the client left is skipped when the timer fires.
+    pendingTimer.unref();
   };
 
   /** Sends the response as it is: the held bytes first. */
@@ -264,17 +290,13 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
     scheduleBurstEnd();
   };
 
-  /** After the current burst of writes: flush the encoder, or stop holding a body that keeps coming. */
+  /** After the current burst of writes to a streaming body: flush the encoder. */
   const scheduleBurstEnd = (): void => {
     if (burstTimer) return;
     burstTimer = setImmediate(() => {
       burstTimer = undefined;
       if (state === 'streaming' && encoder && !encoder.writableEnded && !encoder.destroyed) {
         encoder.flush(accepted === 'br' ? constants.BROTLI_OPERATION_FLUSH : accepted === 'zstd' ? constants.ZSTD_e_flush : constants.Z_SYNC_FLUSH);
-      } else if (state === 'pending' && accepted && heldBytes >= MIN_COMPRESS_BYTES) {
-        goStreaming(accepted);
-      } else if (state === 'pending' && !accepted) {
-        goIdentity();
       }
     });
   };
@@ -343,13 +365,13 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
         goIdentity();
       } else {
         // Held even when it will go out as it is: Astro writes a page in many small chunks, and one
-        // write of the burst (or of the whole body, with a Content-Length) costs far less than one each.
+        // write of the whole body, with a Content-Length, costs far less than one each.
         appendVary(this, 'Accept-Encoding');
         hold(chunk, encoding, cb);
         if (heldBytes >= MAX_HELD_BYTES) {
           if (accepted) goStreaming(accepted);
           else goIdentity();
-        } else scheduleBurstEnd();
+        } else waitForEnd();
         return true;
       }
     }
