@@ -1,7 +1,7 @@
 /**
  * HTTP compression with node:zlib, shared by the static files and the app's responses:
  * - which encoding a client accepts (Accept-Encoding with q-values; on a tie brotli for static files,
- *   gzip for per-request bodies — see DYNAMIC_PREFERENCE),
+ *   zstd, then brotli, then gzip for per-request bodies — see DYNAMIC_PREFERENCE),
  * - which content types are worth compressing (text, JSON, XML, SVG, JavaScript — not images, video,
  *   fonts, archives, nor Server-Sent Events, which must reach the browser event by event),
  * - `compressResponse`: compresses what the Astro handler writes into a ServerResponse, as a stream.
@@ -85,14 +85,17 @@ const gzipAsync = promisify(gzip);
  * gzip 6: 2,482 B in 0.06 ms, brotli 4: 2,337 B in 0.10 ms. A member's search page, 53 kB (2026-11-25, a
  * slower box): gzip 6 11,373 B in 0.91 ms, brotli 4 11,168 B in 1.07 ms, zstd 3 11,466 B in 0.22 ms.
  * At the quality a request can afford, zstd gives gzip 6's size for a quarter of its CPU, so per-request
- * bodies prefer zstd (Chrome and Firefox send it over HTTPS), then gzip, then brotli
- * (DYNAMIC_PREFERENCE); brotli pays off for static files, compressed once at quality 11 (15–25% smaller
- * than gzip 9). docs/decisions/053-zstd-for-pages.md
+ * bodies prefer zstd (Chrome and Firefox send it over HTTPS). A browser without it (Safari sends
+ * `gzip, deflate, br`) gets brotli at quality 2: within ±6 % of gzip 6's size for half its CPU on the
+ * member pages (2026-11-27: search page 12,500 B in 0.33 ms against 12,089 B in 0.69 ms; conversation
+ * 11,822 B in 0.34 ms against 11,590 B in 0.78 ms), then gzip (DYNAMIC_PREFERENCE). Static files and
+ * the render cache keep brotli 11 and gzip 9 copies, compressed once (15–25% smaller than gzip 9).
+ * docs/decisions/053-zstd-for-pages.md, 102-brotli-2-before-gzip.md
  */
-const DYNAMIC_BROTLI_QUALITY = 4;
+const DYNAMIC_BROTLI_QUALITY = 2;
 const DYNAMIC_GZIP_LEVEL = 6;
 const DYNAMIC_ZSTD_LEVEL = 3;
-const DYNAMIC_PREFERENCE: readonly ContentEncoding[] = ['zstd', 'gzip', 'br'];
+const DYNAMIC_PREFERENCE: readonly ContentEncoding[] = ['zstd', 'br', 'gzip'];
 /**
  * Whole bodies up to this size are compressed on the main thread: the trip to the thread pool costs
  * more CPU than the compression itself (landing page, gzip 6: 0.34 ms async vs 0.17 ms sync; brotli 4:
