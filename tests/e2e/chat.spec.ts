@@ -190,7 +190,10 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
   }
 });
 
-test('CHT-02 issue 25 side by side at 1280 px, one at a time with the composer in view at 360 px, and jump to newest when scrolled up', async ({ browser, baseURL }) => {
+test('CHT-02 issue 25 side by side at 1280 px, one at a time with the composer in view at 360 px, at the newest message before the island hydrates, and jump to newest when scrolled up', async ({
+  browser,
+  baseURL,
+}) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   try {
     const a = await signIn(context, baseURL!, 'premium@demo.test');
@@ -231,6 +234,22 @@ test('CHT-02 issue 25 side by side at 1280 px, one at a time with the composer i
     // Scrolled up, the 'newest' button appears; it brings the newest message back into view and goes.
     const scroller = page.locator('[data-chat-scroller]');
     const newest = page.locator('[data-messages] .chat-message').last();
+    await expect(newest).toBeInViewport();
+    // Before the island hydrates (its code held back here) the conversation already shows its newest
+    // message, not its oldest: a phone on a slow line sees no jump from the oldest to the newest.
+    // (Astro retries a failed island import with `?astro-retry=…`: held back too.)
+    const islandCode = /\/_astro\/ChatRoom\.[\w-]+\.js(?:\?.*)?$/;
+    await page.route(islandCode, (route) => route.abort());
+    await page.goto(`/chats/${conversation}`);
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(1);
+    await expect(newest).toBeInViewport();
+    // The list is taller than its box, and shown from its bottom.
+    const view = await scroller.evaluate((el) => ({ overflow: el.scrollHeight - el.clientHeight, below: el.scrollHeight - el.scrollTop - el.clientHeight }));
+    expect(view.overflow).toBeGreaterThan(100);
+    expect(view.below).toBeLessThanOrEqual(1);
+    await page.unroute(islandCode);
+    await page.goto(`/chats/${conversation}`);
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
     await expect(newest).toBeInViewport();
     await expect(page.locator('[data-jump-newest]')).toHaveCount(0);
     await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
