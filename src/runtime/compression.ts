@@ -240,7 +240,8 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
     return { body, callbacks };
   };
 
-  const cancelBurst = () => {
+  /** Stops the burst's flush and the wait for the end (the body's fate is decided, or the client left). */
+  const cancelTimers = () => {
     if (burstTimer) clearImmediate(burstTimer);
     burstTimer = undefined;
     if (pendingTimer) clearTimeout(pendingTimer);
@@ -263,7 +264,7 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
   /** Sends the response as it is: the held bytes first. */
   const goIdentity = (): void => {
     state = 'identity';
-    cancelBurst();
+    cancelTimers();
     const { body, callbacks } = takeHeld();
     if (body) rawWrite(body, (err?: Error | null) => callbacks.forEach((cb) => cb(err)));
   };
@@ -271,7 +272,7 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
   /** Streams the rest through an encoder: headers now, held bytes first, a flush after every burst. */
   const goStreaming = (encoding: ContentEncoding): void => {
     state = 'streaming';
-    cancelBurst();
+    cancelTimers();
     const stream = createEncoder(encoding, declaredLength());
     encoder = stream;
     res.setHeader('content-encoding', encoding);
@@ -284,7 +285,7 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
     stream.on('drain', () => res.emit('drain'));
     stream.on('error', (err) => res.destroy(err));
     res.once('close', () => {
-      cancelBurst();
+      cancelTimers();
       if (!stream.writableFinished) stream.destroy();
     });
     stream.once('end', () => rawEnd());
@@ -306,7 +307,7 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
 
   /** The complete body: compressed in one piece (or sent as it is when small or not compressible). */
   const finishWhole = (cb: (() => void) | undefined): ServerResponse => {
-    cancelBurst();
+    cancelTimers();
     const isEligible = eligible();
     if (isEligible) appendVary(res, 'Accept-Encoding');
     const { body, callbacks } = takeHeld();
@@ -400,7 +401,7 @@ export function compressResponse(req: IncomingMessage, res: ServerResponse): voi
     }
     if (state === 'whole') return this;
     if (state === 'streaming' && encoder) {
-      cancelBurst();
+      cancelTimers();
       if (chunk !== undefined && chunk !== null) encoder.write(toBuffer(chunk, encoding));
       if (cb) this.once('finish', cb);
       encoder.end();
