@@ -447,10 +447,21 @@ describe.each(await everyDatabaseKind())('chat concurrency on %s', (kind) => {
   });
 });
 
-/** Resolves with the statements of this database's sessions once `count` of them wait for a lock (PostgreSQL). */
+/**
+ * Resolves with the statements of this database's sessions once `count` of them wait for a lock (PostgreSQL).
+ * pg_stat_activity copies each session's statement text once per read but reads its wait live, so a
+ * session that has just moved on from its last statement to a lock wait can show the last one's text.
+ * The statements are therefore taken from the read after the one that first saw the waits: by then the
+ * waiting sessions have reported the statements they wait in, and they wait until the test lets go.
+ */
 async function lockWaiters(db: Db, count: number): Promise<string[]> {
+  const waiting = async () => (await db.execute(sql`select query from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as unknown as Array<{ query: string }>;
+  let seen = false;
   for (;;) {
-    const rows = (await db.execute(sql`select query from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as unknown as Array<{ query: string }>;
-    if (rows.length >= count) return rows.map((r) => r.query);
+    const rows = await waiting();
+    if (rows.length >= count) {
+      if (seen) return rows.map((r) => r.query).sort();
+      seen = true;
+    }
   }
 }
