@@ -56,7 +56,7 @@ test('ACT-02 on a 360 px smartphone the activation reminder is an alert, never a
   await expect(page).toHaveURL(/\/members/);
 });
 
-test('MEM-05 LAY-01 the fictional-profile disclaimer says it once per page, in the site’s own words', async ({ page, context }) => {
+test('MEM-05 LAY-01 the fictional-profile disclaimer says it once per page, in the site’s own words, beside the mark it names', async ({ page, context }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   await newMember(page, context);
   for (const path of ['/members', '/likes', '/settings']) {
@@ -68,5 +68,12 @@ test('MEM-05 LAY-01 the fictional-profile disclaimer says it once per page, in t
     // (What the page shows as text: a fictional card's badge carries the warning as its title, which is not shown.)
     expect(await page.evaluate(() => document.body.innerText.match(/physical contact/gi)?.length ?? 0), path).toBe(1);
     expect(await disclaimer.evaluate((el) => (el as HTMLElement).innerText.match(/physical contact/gi)?.length ?? 0), path).toBe(1);
+    // "Profiles with this icon …" shows the icon: the fictional cards' mark, same look, just before the sentence.
+    const mark = disclaimer.locator('[data-disclaimer-mark]');
+    await expect(mark, path).toBeVisible();
+    await expect(mark, path).toHaveText('fictional profile');
+    expect(await mark.evaluate((el) => (el.nextSibling?.textContent ?? '').trim().startsWith('Profiles with this icon')), path).toBe(true);
+    await expect(mark, path).toHaveClass(/\bmember-mark-fictional\b/);
+    await expect(mark, path).not.toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
   }
 });

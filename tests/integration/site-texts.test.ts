@@ -60,6 +60,8 @@ describe.each(await databaseKinds())('site texts per language on %s', (kind) => 
       expect(html).toContain(`<meta name="description" content="${escapeHtml(en('description'))}"`);
       expect(disclaimer(html)).toContain(escapeHtml(en('fictional_warning')));
       expect(disclaimer(html)).toContain(`aria-label="${escapeHtml(en('fictional_plural'))}"`);
+      // "Profiles with this icon …": the mark the cards carry stands right before the sentence that names it.
+      expect(disclaimer(html)).toContain(`data-disclaimer-mark>${escapeHtml(en('fictional_singular'))}</span> ${escapeHtml(en('fictional_warning'))}`);
       // The fictional profiles are explained once, in the disclaimer (issue 25): the landing page no longer
       // adds a notice of its own under the member teaser.
       expect(html).not.toContain('data-fictional-notice');
