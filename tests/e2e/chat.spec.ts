@@ -183,8 +183,13 @@ test('CHT-06 CHT-04 CHT-05 a removal that fails comes back with the alert; a thi
     const packages = alert.locator('[data-package-link]');
     await expect(packages.first()).toBeVisible();
     await expect(packages.first()).toHaveAttribute('href', /^\/credits\?package=\d+$/);
+    // Its 'Best value' is the lowest price per credit, the package /credits marks too (not the staff's pick).
+    const best = alert.locator('[data-package-link]:has(.best-value)');
+    await expect(best).toHaveCount(1);
+    const bestId = await best.getAttribute('data-package-link');
     await alert.getByRole('link', { name: 'Buy credits' }).click();
     await expect(page).toHaveURL(/\/credits$/);
+    await expect(page.locator('[data-best-value]')).toHaveAttribute('data-package', bestId!);
   } finally {
     await context.close();
   }

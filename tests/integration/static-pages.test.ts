@@ -4,7 +4,8 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, complaints, creditPackages, mailOutbox, sites, tokenPages } from '../../src/db/schema';
+import { companies, complaints, creditPackages, mailOutbox, siteFigures, sites, tokenPages } from '../../src/db/schema';
+import { MOST_CHOSEN_KEY } from '../../src/server/credits/most-chosen';
 import { DEMO_ACCOUNTS } from '../../src/demo/seed';
 import { formatMoney, formatPricePerCredit } from '../../src/server/credits/packages';
 import { STATIC_PAGES, staticPageCatalogues } from '../../src/server/static-pages/content';
@@ -283,7 +284,10 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
           // The price of a credit as /credits and /pricing write it.
           expect(main).toContain(formatPricePerCredit(pkg.priceCents / pkg.credits, pkg.currency, 'en'));
         }
-        expect(main).toContain('Most popular');
+        // HON-03: no package is called the most chosen without the site's own purchases behind it (the
+        // demo has too few); the staff's pick is emphasised without a claim.
+        expect(main).not.toContain('data-most-chosen');
+        expect(main).not.toContain('Most popular');
         expect(main).toContain('See all photos');
         expect(main).toContain('up to 25 photos');
       }
@@ -291,6 +295,36 @@ describe.each(await databaseKinds())('static pages, complaints and premium on %s
       expect(dutch).not.toMatch(/meer kans|46\s?%/);
       const german = mainOf((await server.request('/premium', { host: '127.0.0.1', cookies: { lang: 'de' } })).text);
       expect(german).not.toMatch(/mehr Chancen|46\s?%/);
+    });
+
+    it('HON-03 PREM-01 the most chosen mark is on the package the site’s figure names, on /premium, /pricing and /credits, and on no other', async () => {
+      const packages = await db().select({ id: creditPackages.id, highlighted: creditPackages.highlighted }).from(creditPackages).where(eq(creditPackages.siteId, 1));
+      // Not the staff's pick: the mark follows the members' purchases.
+      const chosen = packages.find((p) => !p.highlighted)!;
+      const member = await loginAs(DEMO_ACCOUNTS.free);
+      /** The ids of the packages whose card or row carries the mark. */
+      const marked = (html: string) =>
+        html
+          .split(/(?=<[^>]+ data-package=")/)
+          .filter((part) => part.includes('data-most-chosen'))
+          .map((part) => Number(/data-package="(\d+)"/.exec(part)?.[1]));
+      await db()
+        .insert(siteFigures)
+        .values({ siteId: 1, key: MOST_CHOSEN_KEY, value: { packageId: chosen.id, buyers: 40, total: 90, days: 90 }, computedAt: new Date() });
+      try {
+        for (const path of ['/premium', '/pricing', '/credits']) {
+          const res = await server.request(path, { cookies: { lang: 'en', session: member.token } });
+          expect(res.status, path).toBe(200);
+          const main = mainOf(res.text);
+          expect(marked(main), path).toEqual([chosen.id]);
+          expect(main, path).toContain('Most popular');
+        }
+      } finally {
+        await db()
+          .delete(siteFigures)
+          .where(and(eq(siteFigures.siteId, 1), eq(siteFigures.key, MOST_CHOSEN_KEY)));
+      }
+      expect(marked(mainOf((await server.request('/pricing', { cookies: { lang: 'en' } })).text))).toEqual([]);
     });
 
     it('PREM-01 /pricing shows packages, credit costs, minimum message costs and refund days, formatted for the language', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ibanProblem } from './directdebit-steps';
-import { bestValuePackage } from '../../server/web/pages/credits';
+import { bestValuePackage } from '../../server/credits/packages';
 import { fitBox, moveBox } from '../members/photo-upload';
 
 describe('the direct-debit steps check an IBAN in the browser as the server does (DD-01)', () => {

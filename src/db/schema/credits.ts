@@ -43,7 +43,7 @@ export const creditPackages = pgTable(
     credits: integer('credits').notNull(),
     priceCents: integer('price_cents').notNull(),
     currency: text('currency').notNull(),
-    /** Shown as the recommended choice. */
+    /** The staff's pick: the package /credits preselects and /premium emphasises (no claim is shown for it; the "most chosen" mark is computed, HON-03). */
     highlighted: boolean('highlighted').notNull().default(false),
     active: boolean('active').notNull().default(true),
     sortOrder: integer('sort_order').notNull().default(0),

@@ -7,13 +7,17 @@ import type { Db } from '../../db/client';
 import { creditPackages } from '../../db/schema';
 import { numberFormat } from '../../shared/intl-formats';
 import type { TtlCache } from '../cache';
+import { loadMostChosenPackage } from './most-chosen';
 
 export interface CreditPackage {
   id: number;
   credits: number;
   priceCents: number;
   currency: string;
+  /** The staff's pick: the package a page preselects. No claim is shown for it. */
   highlighted: boolean;
+  /** The package most of the site's members bought in the last 90 days (HON-03, src/server/credits/most-chosen.ts). */
+  mostChosen: boolean;
   /** Price of one credit in cents, unrounded (for display only). */
   centsPerCredit: number;
   /** Percentage saved per credit against the site's dearest package (0 for that one). */
@@ -22,11 +26,14 @@ export interface CreditPackage {
 
 /** The active packages of a site, cheapest first (by sort order, then credits). */
 export async function listPackages(db: Db, siteId: number): Promise<CreditPackage[]> {
-  const rows = await db
-    .select()
-    .from(creditPackages)
-    .where(and(eq(creditPackages.siteId, siteId), eq(creditPackages.active, true)))
-    .orderBy(asc(creditPackages.sortOrder), asc(creditPackages.credits), asc(creditPackages.id));
+  const [rows, mostChosen] = await Promise.all([
+    db
+      .select()
+      .from(creditPackages)
+      .where(and(eq(creditPackages.siteId, siteId), eq(creditPackages.active, true)))
+      .orderBy(asc(creditPackages.sortOrder), asc(creditPackages.credits), asc(creditPackages.id)),
+    loadMostChosenPackage(db, siteId),
+  ]);
   const perCredit = rows.map((row) => row.priceCents / row.credits);
   const dearest = Math.max(0, ...perCredit);
   return rows.map((row, i) => ({
@@ -35,9 +42,21 @@ export async function listPackages(db: Db, siteId: number): Promise<CreditPackag
     priceCents: row.priceCents,
     currency: row.currency,
     highlighted: row.highlighted,
+    mostChosen: row.id === mostChosen,
     centsPerCredit: perCredit[i]!,
     savingPercent: dearest > 0 ? Math.floor((1 - perCredit[i]! / dearest) * 100) : 0,
   }));
+}
+
+/**
+ * The package with the lowest price per credit (the 'best value' mark), computed from the data: none when
+ * there is only one package or when two share the lowest price per credit (no package is then better).
+ */
+export function bestValuePackage(packages: Pick<CreditPackage, 'id' | 'centsPerCredit'>[]): number | null {
+  if (packages.length < 2) return null;
+  const lowest = Math.min(...packages.map((p) => p.centsPerCredit));
+  const best = packages.filter((p) => Math.abs(p.centsPerCredit - lowest) < 1e-9);
+  return best.length === 1 ? best[0]!.id : null;
 }
 
 /** How long a process keeps a site's packages (`cachedPackages`); a site change ('site.changed') drops them at once. */

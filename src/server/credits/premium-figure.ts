@@ -7,15 +7,13 @@
  * Fictional profiles' answers do not count: the claim is about real members' chances. With fewer than
  * MIN_FIRST_MESSAGES first messages in either group, or no advantage, there is no figure and no claim.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { siteFigures, sites } from '../../db/schema';
+import { DAY_MS, FIGURE_WINDOW_DAYS, loadFigure, refreshStaleFigures, saveFigure } from './site-figures';
 
 export const PREMIUM_FIGURE_KEY = 'premium_answer_rate';
-export const FIGURE_WINDOW_DAYS = 90;
 /** First messages needed in each group (premium, free) before a figure is shown. */
 export const MIN_FIRST_MESSAGES = 100;
-const DAY_MS = 24 * 3600 * 1000;
 
 export interface PremiumFigure {
   /** How much more often (in %) premium members' first messages were answered than free members'. */
@@ -78,43 +76,19 @@ export function premiumAdvantage(c: AnswerCounts): number | null {
 export async function computePremiumFigure(db: Db, siteId: number, now: Date): Promise<PremiumFigure | null> {
   const counts = await countFirstMessageAnswers(db, siteId, now);
   const percent = premiumAdvantage(counts);
-  if (percent === null) {
-    await db.delete(siteFigures).where(and(eq(siteFigures.siteId, siteId), eq(siteFigures.key, PREMIUM_FIGURE_KEY)));
-    return null;
-  }
-  const value = { percent, ...counts, days: FIGURE_WINDOW_DAYS };
-  await db
-    .insert(siteFigures)
-    .values({ siteId, key: PREMIUM_FIGURE_KEY, value, computedAt: now })
-    .onConflictDoUpdate({ target: [siteFigures.siteId, siteFigures.key], set: { value, computedAt: now } });
-  return { ...value, computedAt: now };
+  const value = percent === null ? null : { percent, ...counts, days: FIGURE_WINDOW_DAYS };
+  await saveFigure(db, siteId, PREMIUM_FIGURE_KEY, value, now);
+  return value && { ...value, computedAt: now };
 }
 
-/**
- * The nightly job (the scheduler runs hourly): every site whose figure is missing or older than a day is
- * computed again. Answers how many sites were computed.
- */
-export async function refreshPremiumFigures(deps: { db: Db; clock: { now(): Date } }): Promise<{ computed: number }> {
-  const now = deps.clock.now();
-  const all = await deps.db.select({ id: sites.id }).from(sites);
-  const fresh = await deps.db.select({ siteId: siteFigures.siteId, computedAt: siteFigures.computedAt }).from(siteFigures).where(eq(siteFigures.key, PREMIUM_FIGURE_KEY));
-  let computed = 0;
-  for (const { id } of all) {
-    const last = fresh.find((f) => f.siteId === id);
-    if (last && now.getTime() - last.computedAt.getTime() < DAY_MS) continue;
-    await computePremiumFigure(deps.db, id, now);
-    computed++;
-  }
-  return { computed };
+/** The nightly job: every site whose figure is missing or older than a day is computed again. */
+export function refreshPremiumFigures(deps: { db: Db; clock: { now(): Date } }): Promise<{ computed: number }> {
+  return refreshStaleFigures(deps, PREMIUM_FIGURE_KEY, (siteId, now) => computePremiumFigure(deps.db, siteId, now));
 }
 
 /** The site's stored figure, or null: then no claim is shown. */
 export async function loadPremiumFigure(db: Db, siteId: number): Promise<PremiumFigure | null> {
-  const [row] = await db
-    .select()
-    .from(siteFigures)
-    .where(and(eq(siteFigures.siteId, siteId), eq(siteFigures.key, PREMIUM_FIGURE_KEY)))
-    .limit(1);
+  const row = await loadFigure(db, siteId, PREMIUM_FIGURE_KEY);
   if (!row) return null;
   const v = row.value;
   return { percent: v.percent!, premiumSent: v.premiumSent!, premiumAnswered: v.premiumAnswered!, freeSent: v.freeSent!, freeAnswered: v.freeAnswered!, days: v.days!, computedAt: row.computedAt };

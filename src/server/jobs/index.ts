@@ -9,6 +9,7 @@ import { eraseDeletedAccounts } from './erase-deleted';
 import { reconcilePendingPayments } from './reconcile-payments';
 import { sendUnreadReminders } from './unread-reminders';
 import { purgeDecidedSelfies } from '../photos/verification';
+import { refreshMostChosen } from '../credits/most-chosen';
 import { refreshPremiumFigures } from '../credits/premium-figure';
 import type { Mailer } from '../mail/mailer';
 import type { SiteDirectory } from '../sites/directory';
@@ -38,6 +39,8 @@ export function appJobs(app: JobDeps): ScheduledJob[] {
     { name: 'chat-unread-reminders', run: () => sendUnreadReminders(app, { quietMinutes: app.config.CHAT_REMINDER_QUIET_MINUTES }) },
     // The premium claim's figure per site, from its own data, once a day (HON-03).
     { name: 'premium-figures', run: () => refreshPremiumFigures(app) },
+    // The credit package most members bought, the 'most chosen' mark, from the same 90 days (HON-03).
+    { name: 'most-chosen-packages', run: () => refreshMostChosen(app) },
     // The rounds' claims (SCALE-02) are kept 30 days, for the back office's question "did it run?".
     { name: 'prune-job-runs', run: () => pruneJobRuns(app) },
     // Verification selfies are kept 30 days after the moderator's decision, then deleted (VER-01).

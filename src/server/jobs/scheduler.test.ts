@@ -208,6 +208,7 @@ describe.each(await databaseKinds())('the app’s jobs on %s', (kind) => {
       'prune-login-throttle',
       'chat-unread-reminders',
       'premium-figures',
+      'most-chosen-packages',
       'prune-job-runs',
       'purge-decided-selfies',
     ]);

@@ -4,7 +4,7 @@
  * until when it runs, and the choices to show again (package, method, bank, discount code) after a post
  * was refused or when a link names a package.
  */
-import { formatMoney, listPackages, type CreditPackage } from '../../credits/packages';
+import { bestValuePackage, formatMoney, listPackages } from '../../credits/packages';
 import type { CurrentUser } from '../../members/account';
 import { memberDiscount } from '../../payments/discounts';
 import { siteDateTimeFormat } from '../../sites/site-time';
@@ -45,15 +45,4 @@ export async function creditsPage(
     currency: packages[0]?.currency ?? 'EUR',
     issuers: methods.find((m) => m.issuers.length > 0),
   };
-}
-
-/**
- * The package with the lowest price per credit (the 'best value' mark), computed from the data: none when
- * there is only one package or when two share the lowest price per credit (no package is then better).
- */
-export function bestValuePackage(packages: Pick<CreditPackage, 'id' | 'centsPerCredit'>[]): number | null {
-  if (packages.length < 2) return null;
-  const lowest = Math.min(...packages.map((p) => p.centsPerCredit));
-  const best = packages.filter((p) => Math.abs(p.centsPerCredit - lowest) < 1e-9);
-  return best.length === 1 ? best[0]!.id : null;
 }
