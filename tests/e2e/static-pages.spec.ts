@@ -77,6 +77,27 @@ test('STA-03 a visitor files a complaint with the keyboard alone and sees the th
   await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your complaint' })).toBeVisible();
 });
 
+test('PREM-01 on a 1280 px desktop /premium shows the packages side by side, each amount on one line and the prices level', async ({ page, context }) => {
+  await asEnglishVisitor(context);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/premium');
+  const cards = page.locator('[data-packages] > li');
+  expect(await cards.count()).toBeGreaterThanOrEqual(5);
+  const rows = new Set<number>();
+  const priceTops: number[] = [];
+  for (const card of await cards.all()) {
+    rows.add(Math.round((await card.boundingBox())!.y));
+    // "1,200 credits" once broke over two lines and pushed its price below the others'.
+    const amount = card.getByRole('heading', { level: 3 });
+    const lines = await amount.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)));
+    expect(lines, await amount.innerText()).toBe(1);
+    priceTops.push((await card.locator('[data-price]').boundingBox())!.y);
+  }
+  expect(rows.size).toBe(1);
+  // Level within the marked cards' thicker border (2 px against 1).
+  expect(Math.max(...priceTops) - Math.min(...priceTops)).toBeLessThanOrEqual(2);
+});
+
 test('PREM-01 /premium fits a 360 px phone without horizontal scrolling', async ({ page, context }) => {
   await asEnglishVisitor(context);
   await page.setViewportSize({ width: 360, height: 740 });
