@@ -16,11 +16,11 @@ import { startTestServer, type TestServer } from '../setup/server';
 
 const LANDERS = [...LANDER_NAMES, 'tinderswipe'] as const;
 
-/** Claims that a member is live, online, on camera or in a video call, per tested language. */
+/** Claims that a member is live, online, recently active, on camera or in a video call, per tested language. */
 const LIVE_CLAIMS: Record<string, RegExp[]> = {
-  en: [/\bonline\b/i, /\bon cam(era)?\b/i, /\bvideo[ -]?(chat|call|date)/i, /watch (them )?live/i, /class="live-badge"/, />\s*live\s*</i, /live-dot/],
-  nl: [/\bonline\b/i, /videochat|videogesprek|video-date/i, /voor de camera/i, /live kijken/i, />\s*live\s*</i, /live-dot/],
-  de: [/\bonline\b/i, /videochat|videoanruf|video-date/i, /vor der kamera/i, /live zusehen/i, />\s*live\s*</i, /live-dot/],
+  en: [/recently active|active (now|today)/i, /\bonline\b/i, /\bon cam(era)?\b/i, /\bvideo[ -]?(chat|call|date)/i, /watch (them )?live/i, /class="live-badge"/, />\s*live\s*</i, /live-dot/],
+  nl: [/onlangs actief|(nu|vandaag) actief/i, /\bonline\b/i, /videochat|videogesprek|video-date/i, /voor de camera/i, /live kijken/i, />\s*live\s*</i, /live-dot/],
+  de: [/kürzlich aktiv|(jetzt|heute) aktiv/i, /\bonline\b/i, /videochat|videoanruf|video-date/i, /vor der kamera/i, /live zusehen/i, />\s*live\s*</i, /live-dot/],
 };
 
 /** The visible text and attributes of a page, without its stylesheets and scripts. */
@@ -89,7 +89,7 @@ describe('honest and private public pages', () => {
     });
   };
 
-  it('HON-01 no public page shows a member live, online, on camera or in a video call, in English, Dutch and German on both sites', async () => {
+  it('HON-01 no public page shows a member live, online, recently active, on camera or in a video call, in English, Dutch and German on both sites', async () => {
     for (const [host, siteId, langs] of [
       ['localhost', 1, ['en', 'nl']],
       ['127.0.0.1', 2, ['de', 'en']],
