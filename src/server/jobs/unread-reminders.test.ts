@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../tests/setup/databases';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { mailOutbox, profiles, users } from '../../db/schema';
+import { createSession } from '../auth/sessions';
 import { sendMessage } from '../chat/send';
 import { grant } from '../credits/ledger';
 import { createLogger } from '../logger';
 import { InProcessBus } from '../realtime/bus';
+import { loadSessionMember } from '../session/lookup';
 import { sendUnreadReminders, UNREAD_REMINDER_KIND } from './unread-reminders';
 
 const PRICES = { message_credits: 1, photo_credits: 1, gift_credits: 1, message_length: 500 };
@@ -68,7 +70,9 @@ describe.each(await databaseKinds())('unread reminder mails (issue 10) on %s', (
       .where(eq(users.id, b));
     expect(await sendUnreadReminders(deps(), { quietMinutes: 60 })).toEqual({ sent: 0 });
     await seeded.db.update(users).set({ notificationsDisabled: [] }).where(eq(users.id, b));
-    await seeded.db.update(profiles).set({ lastActiveAt: clock.now() }).where(eq(profiles.userId, b));
+    // The member opens a page (any signed-in request records it) without reading the messages: no mail.
+    const { token } = await createSession(seeded.db, clock, b);
+    expect((await loadSessionMember(seeded.db, clock, token, 1))?.user.id).toBe(b);
     expect(await sendUnreadReminders(deps(), { quietMinutes: 60 })).toEqual({ sent: 0 });
     await seeded.db
       .update(profiles)

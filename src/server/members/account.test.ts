@@ -2,10 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock, seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { DEMO_ACCOUNTS } from '../../demo/seed';
-import { sessions, users } from '../../db/schema';
+import { profiles, sessions, users } from '../../db/schema';
 import { createSession, SESSION_TTL_MS } from '../auth/sessions';
 import { loadCurrentUser } from './account';
-import { loadSessionMember } from '../session/lookup';
+import { ACTIVITY_GRAIN_MS, loadSessionMember } from '../session/lookup';
 
 describe('the member behind a session cookie (one query per request)', () => {
   let seeded: SeededDatabase;
@@ -43,6 +43,28 @@ describe('the member behind a session cookie (one query per request)', () => {
     expect(await loadSessionMember(seeded.db, clock, 'short', siteId)).toBeNull();
     expect(await loadSessionMember(seeded.db, clock, 'x'.repeat(43), siteId)).toBeNull();
     expect(await loadSessionMember(seeded.db, clock, token, siteId + 1)).toBeNull();
+  });
+
+  it('MEM-01 CHT-01 a signed-in request records when the member was last here, writing it at most once a quarter hour', async () => {
+    const { token } = await createSession(seeded.db, clock, memberId);
+    const lastActive = async () => (await seeded.db.select({ at: profiles.lastActiveAt }).from(profiles).where(eq(profiles.userId, memberId)))[0]!.at.getTime();
+    const long = new Date(clock.now().getTime() - 30 * 24 * 3600_000);
+    await seeded.db.update(profiles).set({ lastActiveAt: long }).where(eq(profiles.userId, memberId));
+    // A page (with the counts) and an API call (without) both count.
+    await loadSessionMember(seeded.db, clock, token, siteId, { counts: true });
+    const first = clock.now().getTime();
+    expect(await lastActive()).toBe(first);
+    clock.advance(ACTIVITY_GRAIN_MS - 1000);
+    await loadSessionMember(seeded.db, clock, token, siteId);
+    expect(await lastActive()).toBe(first);
+    clock.advance(1000);
+    await loadSessionMember(seeded.db, clock, token, siteId);
+    expect(await lastActive()).toBe(clock.now().getTime());
+    // A session that counts for nothing (another site's host) records nothing.
+    clock.advance(ACTIVITY_GRAIN_MS);
+    const before = await lastActive();
+    expect(await loadSessionMember(seeded.db, clock, token, siteId + 1)).toBeNull();
+    expect(await lastActive()).toBe(before);
   });
 
   it('AUTH-04 a session used in its second half is extended; an expired one is removed; a deleted member has none', async () => {

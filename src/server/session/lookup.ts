@@ -4,7 +4,7 @@
  * what its navigation and lists need: the counts (./counts.ts), the blocks either way (BLK-01) and the
  * member's own search defaults. Fused on purpose (docs/decisions/050): it is the one query of most pages.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedOn } from '../../db/prepared';
 import { photos, profiles, sessions, users } from '../../db/schema';
@@ -30,7 +30,16 @@ export interface SessionMember extends ValidatedSession {
   searchDefaults: SearchDefaults | null;
 }
 
-const sessionColumns = { ...memberColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt, siteId: users.siteId, dismissals: users.dismissals };
+const sessionColumns = { ...memberColumns, sessionId: sessions.id, expiresAt: sessions.expiresAt, siteId: users.siteId, dismissals: users.dismissals, lastActiveAt: profiles.lastActiveAt };
+
+/**
+ * How far behind a member's `last_active_at` may fall before a signed-in request writes it again: at most
+ * one write per member a quarter hour. Search, the landers and the games list members most recently
+ * active first, and the unread reminder mails only a member who has not been here since their newest
+ * message (src/server/jobs/unread-reminders.ts). Nothing shows the time itself to anyone but the member
+ * (their data export), and no page says a member is online or active (HON-01).
+ */
+export const ACTIVITY_GRAIN_MS = 15 * 60_000;
 
 /**
  * The member behind a session cookie, in one query that runs on every signed-in request (built once per
@@ -43,7 +52,7 @@ const sessionColumns = { ...memberColumns, sessionId: sessions.id, expiresAt: se
 export async function loadSessionMember(db: Db, clock: Clock, token: string, siteId: number, options: { counts?: boolean } = {}): Promise<SessionMember | null> {
   if (!isTokenShaped(token)) return null;
   const id = sessionIdFromToken(token);
-  let row: (MemberRow & { sessionId: string; expiresAt: Date; siteId: number; dismissals: Record<string, string> | null }) | undefined;
+  let row: (MemberRow & { sessionId: string; expiresAt: Date; siteId: number; dismissals: Record<string, string> | null; lastActiveAt: Date }) | undefined;
   let counts: MemberCounts | null = null;
   let blocked: ReadonlySet<number> | null = null;
   let searchDefaults: SearchDefaults | null = null;
@@ -87,5 +96,15 @@ export async function loadSessionMember(db: Db, clock: Clock, token: string, sit
   const now = clock.now();
   const valid = await applySessionVerdict(db, now, judgeSession(row, now, siteId), { id: row.sessionId, userId: row.id, expiresAt: row.expiresAt });
   if (!valid) return null;
+  if (now.getTime() - row.lastActiveAt.getTime() >= ACTIVITY_GRAIN_MS) await recordActivity(db, row.id, now);
   return { ...valid, user: toCurrentUser(row), dismissals: row.dismissals ?? {}, counts, blocked, searchDefaults };
+}
+
+/** Moves the member's `last_active_at` to `now`, unless another request (maybe another process) just did. */
+async function recordActivity(db: Db, userId: number, now: Date): Promise<void> {
+  const stale = new Date(now.getTime() - ACTIVITY_GRAIN_MS);
+  await db
+    .update(profiles)
+    .set({ lastActiveAt: now })
+    .where(and(eq(profiles.userId, userId), lte(profiles.lastActiveAt, stale)));
 }
