@@ -7,6 +7,7 @@
  * refused by the server; without credits the alert leads to /credits.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { newMember } from './new-member';
 
 const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
 const PASSWORD = 'demo-password-1';
@@ -267,4 +268,20 @@ test('CHT-02 issue 25 side by side at 1280 px, one at a time with the composer i
   } finally {
     await context.close();
   }
+});
+
+test('CHT-01 at 1280 px a member without conversations sees the empty list across the page, not beside a blank pane', async ({ page, context }) => {
+  await newMember(page, context);
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto('/chats');
+  const empty = page.locator('[data-chats-empty]');
+  await expect(empty).toBeVisible();
+  await expect(empty).toContainText('Search members');
+  await expect(page.locator('.chat-choose')).toHaveCount(0);
+  // The list's column is the page's width, and its empty state stands in the middle of it.
+  const list = (await page.locator('.chat-split-list').boundingBox())!;
+  const split = (await page.locator('.chat-split').boundingBox())!;
+  expect(list.width).toBeGreaterThan(split.width - 2);
+  const box = (await empty.boundingBox())!;
+  expect(Math.abs(box.x + box.width / 2 - (split.x + split.width / 2))).toBeLessThan(40);
 });
