@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ibanProblem } from './directdebit-steps';
-import { bestValuePackage } from '../../server/credits/packages';
 import { fitBox, moveBox } from '../members/photo-upload';
 
 describe('the direct-debit steps check an IBAN in the browser as the server does (DD-01)', () => {
@@ -9,25 +8,6 @@ describe('the direct-debit steps check an IBAN in the browser as the server does
     expect(ibanProblem('de89 3704 0044 0532 0130 00')).toBeNull();
     expect(ibanProblem('NL91 ABNA 0417 1643 01')).toBe('iban_checksum');
     expect(ibanProblem('12345')).toBe('invalid');
-  });
-});
-
-describe('PREM-01 the best-value mark is computed from the packages', () => {
-  it('marks the lowest price per credit, none for one package or a tie', () => {
-    expect(
-      bestValuePackage([
-        { id: 1, centsPerCredit: 20 },
-        { id: 2, centsPerCredit: 15 },
-        { id: 3, centsPerCredit: 17 },
-      ]),
-    ).toBe(2);
-    expect(bestValuePackage([{ id: 1, centsPerCredit: 20 }])).toBeNull();
-    expect(
-      bestValuePackage([
-        { id: 1, centsPerCredit: 15 },
-        { id: 2, centsPerCredit: 15 },
-      ]),
-    ).toBeNull();
   });
 });
 

@@ -5,7 +5,7 @@ import { seededDatabase, type SeededDatabase } from '../../../tests/setup/kit';
 import { type Database } from '../../db/client';
 import { creditPackages, sites, tokenPages } from '../../db/schema';
 import { DEMO_PACKAGES, ensureMarketingContent } from '../../demo/seed-marketing';
-import { formatMoney, formatNumber, listPackages } from './packages';
+import { bestValuePackage, formatMoney, formatNumber, listPackages } from './packages';
 
 let database: Database;
 let kit: SeededDatabase;
@@ -60,6 +60,8 @@ describe('listPackages', () => {
     expect(list.map((p) => p.credits)).toEqual([50, 125, 300, 650, 1200]);
     expect(list[0]).toMatchObject({ credits: 50, priceCents: 995, currency: 'EUR', centsPerCredit: 19.9, savingPercent: 0 });
     expect(list[2]!.highlighted).toBe(true);
+    // The best value is the lowest price per credit (the 1,200), whichever package the staff picked.
+    expect(list.filter((p) => p.bestValue).map((p) => p.credits)).toEqual([1200]);
     // Bigger packages are cheaper per credit, so they save against the dearest.
     expect(list[4]!.savingPercent).toBe(Math.floor((1 - 12_995 / 1200 / 19.9) * 100));
     for (let i = 1; i < list.length; i++) expect(list[i]!.centsPerCredit).toBeLessThan(list[i - 1]!.centsPerCredit);
@@ -82,5 +84,24 @@ describe('listPackages', () => {
     expect(formatMoney(19.9, 'EUR', 'en')).toBe('€0.20');
     expect(formatNumber(1200, 'de')).toBe('1.200');
     expect(formatNumber(1200, 'en')).toBe('1,200');
+  });
+});
+
+describe('PREM-01 the best-value mark is computed from the packages', () => {
+  it('marks the lowest price per credit, none for one package or a tie', () => {
+    expect(
+      bestValuePackage([
+        { id: 1, centsPerCredit: 20 },
+        { id: 2, centsPerCredit: 15 },
+        { id: 3, centsPerCredit: 17 },
+      ]),
+    ).toBe(2);
+    expect(bestValuePackage([{ id: 1, centsPerCredit: 20 }])).toBeNull();
+    expect(
+      bestValuePackage([
+        { id: 1, centsPerCredit: 15 },
+        { id: 2, centsPerCredit: 15 },
+      ]),
+    ).toBeNull();
   });
 });

@@ -18,6 +18,8 @@ export interface CreditPackage {
   highlighted: boolean;
   /** The package most of the site's members bought in the last 90 days (HON-03, src/server/credits/most-chosen.ts). */
   mostChosen: boolean;
+  /** The lowest price per credit of the site's packages (`bestValuePackage`): every page marks the same one. */
+  bestValue: boolean;
   /** Price of one credit in cents, unrounded (for display only). */
   centsPerCredit: number;
   /** Percentage saved per credit against the site's dearest package (0 for that one). */
@@ -36,6 +38,7 @@ export async function listPackages(db: Db, siteId: number): Promise<CreditPackag
   ]);
   const perCredit = rows.map((row) => row.priceCents / row.credits);
   const dearest = Math.max(0, ...perCredit);
+  const bestValue = bestValuePackage(rows.map((row, i) => ({ id: row.id, centsPerCredit: perCredit[i]! })));
   return rows.map((row, i) => ({
     id: row.id,
     credits: row.credits,
@@ -43,6 +46,7 @@ export async function listPackages(db: Db, siteId: number): Promise<CreditPackag
     currency: row.currency,
     highlighted: row.highlighted,
     mostChosen: row.id === mostChosen,
+    bestValue: row.id === bestValue,
     centsPerCredit: perCredit[i]!,
     savingPercent: dearest > 0 ? Math.floor((1 - perCredit[i]! / dearest) * 100) : 0,
   }));

@@ -4,7 +4,7 @@
  * until when it runs, and the choices to show again (package, method, bank, discount code) after a post
  * was refused or when a link names a package.
  */
-import { bestValuePackage, formatMoney, listPackages } from '../../credits/packages';
+import { formatMoney, listPackages } from '../../credits/packages';
 import type { CurrentUser } from '../../members/account';
 import { memberDiscount } from '../../payments/discounts';
 import { siteDateTimeFormat } from '../../sites/site-time';
@@ -32,7 +32,6 @@ export async function creditsPage(
   return {
     errors: posted?.result.fieldErrors ?? {},
     packages,
-    bestValue: bestValuePackage(packages),
     provider,
     methods,
     discount,
